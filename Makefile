@@ -1,0 +1,52 @@
+# merilo — the developer's front door. Every target checks (and, as root,
+# installs) its own dependencies first. See README.md.
+#
+#   make explore   build and run every example's exhaustive search
+#   make test      build and run every test (ctest)
+#   make fuzz      build the fuzz targets with libFuzzer and run each FUZZTIME s
+#   make bench     build and run the benchmarks
+#   make lint      clang-format check and clang-tidy
+#   make ci        all of it with g++ and clang++, -Werror, and sanitizers
+
+BUILD    ?= build
+JOBS     ?= $(shell nproc)
+CMAKE_FLAGS ?=
+BUILD_TYPE ?= RelWithDebInfo
+DEPS     := cmake/deps.sh
+
+.PHONY: all deps build test explore fuzz fuzz-seeded bench lint format ci clean install-check
+
+all: build
+
+deps:
+	@$(DEPS) base
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+explore: deps $(BUILD)/CMakeCache.txt
+	@cmake --build $(BUILD) -j $(JOBS) --target explore > $(BUILD)/explore-build.log 2>&1 \
+	  || { cat $(BUILD)/explore-build.log; exit 1; }
+	@status=0; for p in $(BUILD)/explore-bin/*_explore; do "$$p" 2>&1 || status=1; done; exit $$status
+
+lint:
+	@$(DEPS) base lint
+	@$(MAKE) --no-print-directory $(BUILD)/CMakeCache.txt
+	cmake/lint.sh $(BUILD)
+
+format:
+	@$(DEPS) lint
+	git ls-files '*.hpp' '*.cpp' | xargs clang-format -i
+
+ci:
+	@$(DEPS) base clang lint
+	cmake/ci.sh
+
+clean:
+	rm -rf $(BUILD) build-*

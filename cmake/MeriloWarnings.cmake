@@ -1,0 +1,59 @@
+# merilo_warnings(<target>): the warning set every merilo target, example and
+# test builds with. -Werror is added when MERILO_WERROR is ON (make ci).
+function(merilo_warnings target)
+  target_compile_options(${target} PRIVATE
+    -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion
+    -Werror=switch-enum $<$<BOOL:${MERILO_WERROR}>:-Werror>)
+endfunction()
+
+# merilo_component(<name> [INTERFACE]): wires merilo_<name>, its alias
+# merilo::<name>, its include directory and its install rules.
+function(merilo_component name)
+  cmake_parse_arguments(arg "INTERFACE" "" "" ${ARGN})
+  set(target merilo_${name})
+  if(arg_INTERFACE)
+    set(scope INTERFACE)
+  else()
+    set(scope PUBLIC)
+  endif()
+  add_library(merilo::${name} ALIAS ${target})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+  target_compile_features(${target} ${scope} cxx_std_20)
+  target_include_directories(${target} ${scope}
+    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  if(NOT arg_INTERFACE)
+    merilo_warnings(${target})
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  endif()
+  if(MERILO_INSTALL)
+    install(TARGETS ${target} EXPORT merilo-targets
+      ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+    install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  endif()
+endfunction()
+
+# merilo_test(<name> SOURCES ... LIBS ...): one gtest executable, its tests
+# discovered into ctest.
+function(merilo_test name)
+  cmake_parse_arguments(arg "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${arg_SOURCES})
+  merilo_warnings(${name})
+  target_link_libraries(${name} PRIVATE ${arg_LIBS} GTest::gtest GTest::gtest_main)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
+    PROPERTIES LABELS "${arg_LABELS}")
+endfunction()
+
+# merilo_example_explore(<example> SOURCES ...): the program `make explore`
+# runs for one example; it prints one summary line per system it searches.
+function(merilo_example_explore example)
+  cmake_parse_arguments(arg "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${example}_explore ${arg_SOURCES})
+  merilo_warnings(${example}_explore)
+  target_link_libraries(${example}_explore PRIVATE merilo::explore ${arg_LIBS})
+  set_target_properties(${example}_explore PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/explore-bin)
+  add_dependencies(explore ${example}_explore)
+  add_test(NAME ${example}.explore COMMAND ${example}_explore)
+endfunction()

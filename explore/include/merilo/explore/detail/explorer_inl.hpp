@@ -1,0 +1,430 @@
+// merilo/explore/detail/explorer_inl.hpp — the breadth-first explorer's body.
+//
+// Level-synchronous search. Each level's frontier is cut into fixed-size
+// chunks; workers expand chunks (reading the visited set, never writing it)
+// into per-chunk candidate lists, and one thread then merges the chunks in
+// order. Because chunking does not depend on the thread count and the merge
+// is sequential, ids, traces and the first violation are the same for any
+// number of threads.
+#ifndef MERILO_EXPLORE_DETAIL_EXPLORER_INL_HPP
+#define MERILO_EXPLORE_DETAIL_EXPLORER_INL_HPP
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <merilo/explore/detail/fingerprint.hpp>
+#include <merilo/explore/detail/guard.hpp>
+#include <merilo/explore/detail/visited.hpp>
+
+namespace merilo::explore::detail {
+
+/// Frontier worlds expanded per work unit. Fixed, so that the chunks — and
+/// therefore the result — do not depend on the thread count.
+inline constexpr std::size_t kChunk = 64;
+
+/// The usage error for options that cannot run, or "" when they can.
+[[nodiscard]] std::string check_options(const Options& options, bool restorable,
+                                        bool copyable);
+
+/// Progress on a terminal, and the summary line.
+class Log {
+ public:
+  explicit Log(std::FILE* out);
+  void progress(std::size_t states, std::size_t depth);
+  void summary(const Result& result);
+
+ private:
+  std::FILE* out_;
+  bool terminal_;
+  bool dirty_ = false;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_;
+};
+
+struct FingerprintHash {
+  std::size_t operator()(const Fingerprint& fp) const noexcept {
+    return static_cast<std::size_t>(fp.lo);
+  }
+};
+
+/// A problem of one frontier world itself: found while reaching or
+/// expanding it, so its trace is the path to that world.
+struct FrontierProblem {
+  ViolationKind kind = ViolationKind::none;
+  std::uint32_t index = 0;  // position in the frontier
+  std::string detail;
+};
+
+/// A world one step beyond the frontier, or the failure of that step.
+template <class W>
+struct Candidate {
+  Fingerprint fp;
+  std::uint32_t parent = 0;  // position in the frontier
+  std::uint32_t kind = 0;
+  std::string tuple;
+  std::optional<W> world;  // kept in restore mode only
+  ViolationKind problem = ViolationKind::none;
+  std::string invariant;
+  std::string detail;
+};
+
+template <class W>
+struct ChunkResult {
+  std::vector<Candidate<W>> candidates;
+  std::optional<FrontierProblem> problem;  // the chunk's first frontier problem
+  std::uint64_t steps = 0;
+};
+
+template <class W>
+struct FrontierItem {
+  std::uint32_t id = 0;
+  Fingerprint fp;
+  std::optional<W> world;  // restore mode only
+};
+
+/// "an exception escaped <where>: <what>".
+std::string crash_detail(const char* where, std::exception_ptr error);
+
+/// One worker's system and the search state it reads.
+template <System S>
+class Expander {
+ public:
+  using W = world_t<S>;
+
+  Expander(S& sys, bool restore, std::size_t sample, const FingerprintSet& visited,
+           const ParentLinks& parents)
+      : sys_(&sys), restore_(restore), sample_(sample), visited_(visited), parents_(parents) {}
+
+  /// Expands frontier[first, last) into `out`.
+  void expand(const std::vector<FrontierItem<W>>& frontier, std::size_t first, std::size_t last,
+              ChunkResult<W>& out) {
+    local_.clear();
+    for (std::size_t i = first; i < last && !out.problem; ++i) {
+      expand_one(frontier[i], static_cast<std::uint32_t>(i), out);
+    }
+  }
+
+ private:
+  // Replays `path` from reset; "" when it reached `fp`, else why not.
+  std::string replay_to(const Trace& path, const Fingerprint& fp, std::uint64_t& steps) {
+    sys_->reset();
+    const std::size_t kinds = sys_->kinds();
+    for (std::size_t step = 0; step < path.size(); ++step) {
+      const Kind k = path[step];
+      if (k >= kinds || !sys_->enabled(k)) {
+        return "on replay, kind " + std::to_string(k) + " was not enabled at step " +
+               std::to_string(step + 1) + " of a path that reached this world before";
+      }
+      Status s = sys_->apply(k);
+      ++steps;
+      if (!s.ok()) {
+        return "on replay, step " + std::to_string(step + 1) +
+               " failed where it succeeded before: " + s.detail();
+      }
+    }
+    if (!(fingerprint(sys_->world()) == fp)) {
+      return "replaying the same path from reset reached a different world (a clock, random "
+             "number or other state outside the world leaked in)";
+    }
+    return {};
+  }
+
+  // Puts the system into `item`'s world; "" on success, else why not.
+  std::string reach(const FrontierItem<W>& item, const Trace& path, bool sampled,
+                    std::uint64_t& steps) {
+    if constexpr (Restorable<S>) {
+      if (restore_) {
+        if (sampled) {
+          std::string why = replay_to(path, item.fp, steps);
+          if (!why.empty()) return why;
+        }
+        sys_->restore(*item.world);
+        if (!(fingerprint(sys_->world()) == item.fp)) {
+          return "after restore(world), world() returned a different world";
+        }
+        return {};
+      }
+    }
+    return replay_to(path, item.fp, steps);
+  }
+
+  void expand_one(const FrontierItem<W>& item, std::uint32_t index, ChunkResult<W>& out) {
+    const bool sampled = sample_ != 0 && item.id % sample_ == 0;
+    const Trace path = restore_ && !sampled ? Trace{} : parents_.path(item.id);
+    enabled_.clear();
+    try {
+      std::string why = reach(item, path, sampled, out.steps);
+      if (!why.empty()) {
+        out.problem = FrontierProblem{ViolationKind::nondeterminism, index, std::move(why)};
+        return;
+      }
+      const std::size_t kinds = sys_->kinds();
+      for (Kind k = 0; k < kinds; ++k) {
+        if (sys_->enabled(k)) enabled_.push_back(k);
+      }
+      if (enabled_.empty() && !sys_->settled()) {
+        out.problem = FrontierProblem{ViolationKind::deadlock, index,
+                                      "no kind is enabled and the system is not settled"};
+        return;
+      }
+    } catch (...) {
+      out.problem = FrontierProblem{ViolationKind::crash, index,
+                                    crash_detail("reset/enabled/settled", std::current_exception())};
+      return;
+    }
+    for (std::size_t n = 0; n < enabled_.size(); ++n) {
+      Candidate<W> c;
+      c.parent = index;
+      c.kind = static_cast<std::uint32_t>(enabled_[n]);
+      try {
+        if (n > 0) {
+          std::string why = reach(item, path, false, out.steps);
+          if (!why.empty()) {
+            out.problem = FrontierProblem{ViolationKind::nondeterminism, index, std::move(why)};
+            return;
+          }
+        }
+        if (!step(c, out.steps)) continue;
+      } catch (...) {
+        c.problem = ViolationKind::crash;
+        c.detail = crash_detail("apply/world/check/tuple", std::current_exception());
+      }
+      out.candidates.push_back(std::move(c));
+    }
+  }
+
+  // Applies c.kind and fills `c`; false when the world was seen before.
+  bool step(Candidate<W>& c, std::uint64_t& steps) {
+    Status s = sys_->apply(c.kind);
+    ++steps;
+    if (!s.ok()) {
+      c.problem = s.code() == Status::Code::mode_change ? ViolationKind::mode_change
+                                                         : ViolationKind::apply_error;
+      c.detail = s.detail();
+      if (s.code() == Status::Code::broken) c.detail = "apply returned broken(" + s.invariant() + ")";
+      return true;
+    }
+    const auto& w = sys_->world();
+    c.fp = fingerprint(w);
+    if (visited_.contains(c.fp) || !local_.insert(c.fp).second) return false;
+    Status inv = sys_->check();
+    if (!inv.ok()) {
+      c.problem = ViolationKind::invariant;
+      c.invariant = inv.invariant();
+      c.detail = inv.detail();
+    }
+    c.tuple = sys_->tuple();
+    if (restore_) c.world.emplace(w);
+    return true;
+  }
+
+  S* sys_;
+  bool restore_;
+  std::size_t sample_;
+  const FingerprintSet& visited_;
+  const ParentLinks& parents_;
+  std::unordered_set<Fingerprint, FingerprintHash> local_;
+  std::vector<Kind> enabled_;
+};
+
+/// One search, from the initial world to the first violation, the bound or
+/// the end.
+template <System S>
+class Search {
+ public:
+  using W = world_t<S>;
+
+  Search(S& sys, const Options& options, bool restore)
+      : sys_(sys), options_(options), restore_(restore) {}
+
+  Result run() {
+    result_.require_complete = options_.require_complete;
+    result_.invariants = invariant_names(sys_);
+    if (!start()) return finish();
+    make_workers();
+    for (std::size_t level = 0; !frontier_.empty(); ++level) {
+      if (!expand_level(level)) break;
+      log_.progress(result_.states, result_.depth);
+    }
+    return finish();
+  }
+
+ private:
+  // Stores and checks the initial world; false when the search is over.
+  bool start() {
+    try {
+      sys_.reset();
+      const W& w = sys_.world();
+      FrontierItem<W> root{0, fingerprint(w), std::nullopt};
+      if (restore_) root.world.emplace(w);
+      visited_.insert(root.fp);
+      parents_.add_root();
+      result_.states = 1;
+      tuple_ids_.emplace(sys_.tuple(), 0);
+      Status inv = sys_.check();
+      if (!inv.ok()) {
+        set_violation(ViolationKind::invariant, {}, inv.invariant(), inv.detail());
+        return false;
+      }
+      frontier_.push_back(std::move(root));
+      return true;
+    } catch (...) {
+      set_violation(ViolationKind::crash, {}, {},
+                    crash_detail("reset/world/check/tuple", std::current_exception()));
+      return false;
+    }
+  }
+
+  void make_workers() {
+    const std::size_t sample = restore_ ? options_.determinism_sample : 1;
+    expanders_.emplace_back(sys_, restore_, sample, visited_, parents_);
+    if constexpr (std::is_copy_constructible_v<S>) {
+      copies_.reserve(options_.threads);
+      for (unsigned t = 1; t < options_.threads; ++t) {
+        copies_.push_back(sys_);
+        expanders_.emplace_back(copies_.back(), restore_, sample, visited_, parents_);
+      }
+    }
+  }
+
+  // Expands the frontier at depth `level`; false when the search is over.
+  bool expand_level(std::size_t level) {
+    const std::size_t chunks = (frontier_.size() + kChunk - 1) / kChunk;
+    std::vector<ChunkResult<W>> out(chunks);
+    std::atomic<std::size_t> next{0};
+    auto work = [&](Expander<S>& ex) {
+      EntryGuard guard;
+      for (std::size_t c = next++; c < chunks; c = next++) {
+        const std::size_t first = c * kChunk;
+        ex.expand(frontier_, first, std::min(first + kChunk, frontier_.size()), out[c]);
+      }
+    };
+    const std::size_t helpers = std::min(expanders_.size(), chunks) - 1;
+    {
+      std::vector<std::jthread> threads;
+      threads.reserve(helpers);
+      for (std::size_t t = 1; t <= helpers; ++t) threads.emplace_back([&, t] { work(expanders_[t]); });
+      work(expanders_[0]);
+    }
+    for (const auto& c : out) result_.steps += c.steps;
+    // A problem of a frontier world has a shorter trace than any candidate's.
+    for (const auto& c : out) {
+      if (c.problem) {
+        set_violation(c.problem->kind, parents_.path(frontier_[c.problem->index].id), {},
+                      c.problem->detail);
+        result_.depth = level == 0 ? 0 : level - 1;
+        return false;
+      }
+    }
+    return merge(out, level);
+  }
+
+  bool merge(std::vector<ChunkResult<W>>& out, std::size_t level) {
+    std::vector<FrontierItem<W>> next;
+    for (auto& chunk : out) {
+      for (auto& c : chunk.candidates) {
+        const std::uint32_t parent = frontier_[c.parent].id;
+        if (c.problem != ViolationKind::none && c.problem != ViolationKind::invariant) {
+          Trace t = parents_.path(parent);
+          t.push_back(c.kind);
+          set_violation(c.problem, std::move(t), {}, std::move(c.detail));
+          result_.depth = level;
+          return false;
+        }
+        if (visited_.contains(c.fp)) continue;
+        if (result_.states >= options_.max_states) {
+          result_.depth = level;
+          return false;  // truncated: the world that does not fit
+        }
+        visited_.insert(c.fp);
+        const auto id = static_cast<std::uint32_t>(result_.states++);
+        parents_.add(parent, c.kind);
+        tuple_ids_.emplace(std::move(c.tuple), id);
+        if (c.problem == ViolationKind::invariant) {
+          set_violation(c.problem, parents_.path(id), std::move(c.invariant), std::move(c.detail));
+          result_.depth = level;
+          return false;
+        }
+        next.push_back(FrontierItem<W>{id, c.fp, std::move(c.world)});
+      }
+      chunk.candidates.clear();
+      chunk.candidates.shrink_to_fit();
+    }
+    frontier_ = std::move(next);
+    if (frontier_.empty()) {
+      result_.complete = true;
+      result_.depth = level;
+    } else {
+      result_.depth = level + 1;
+    }
+    return true;
+  }
+
+  void set_violation(ViolationKind kind, Trace trace, std::string invariant, std::string detail) {
+    result_.violation = Violation{kind, std::move(trace), std::move(invariant), std::move(detail)};
+  }
+
+  Result finish() {
+    for (auto& [tuple, id] : tuple_ids_) {
+      result_.tuples.push_back(tuple);
+      result_.tuple_traces.push_back(parents_.path(id));
+    }
+    result_.memory_bytes = visited_.memory_bytes() + parents_.memory_bytes();
+    result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    log_.summary(result_);
+    return std::move(result_);
+  }
+
+  S& sys_;
+  const Options& options_;
+  bool restore_;
+  Log log_{options_.log};
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  Result result_;
+  FingerprintSet visited_;
+  ParentLinks parents_;
+  std::map<std::string, std::uint32_t> tuple_ids_;  // first (shortest) id per tuple
+  std::vector<FrontierItem<W>> frontier_;
+  std::vector<S> copies_;
+  std::vector<Expander<S>> expanders_;
+};
+
+}  // namespace merilo::explore::detail
+
+namespace merilo::explore {
+
+template <System S>
+Result explore(S& sys, const Options& options) {
+  Result refused;
+  if (detail::inside_merilo()) {
+    refused.error = detail::kReentryError;
+    return refused;
+  }
+  detail::EntryGuard guard;
+  refused.error = detail::check_options(options, Restorable<S>, std::is_copy_constructible_v<S>);
+  if (!refused.error.empty()) return refused;
+  bool restore = false;
+  if constexpr (Restorable<S>) restore = options.mode != Mode::replay;
+  try {
+    return detail::Search<S>(sys, options, restore).run();
+  } catch (const std::exception& e) {
+    refused.error = std::string("merilo: internal error during the search: ") + e.what();
+  } catch (...) {
+    refused.error = "merilo: internal error during the search";
+  }
+  return refused;
+}
+
+}  // namespace merilo::explore
+
+#endif  // MERILO_EXPLORE_DETAIL_EXPLORER_INL_HPP

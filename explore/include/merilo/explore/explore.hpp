@@ -1,0 +1,158 @@
+// merilo/explore/explore.hpp — exhaustive breadth-first search of a system.
+//
+// `explore(sys, options)` visits every world `sys` can reach from `reset()`,
+// level by level, and stops at the first broken rule. Because the search is
+// breadth-first, the trace it reports is a shortest one. It reports:
+//
+//   * invariant violations (`check()` returned `Status::broken`),
+//   * deadlocks (no kind enabled and `settled()` false),
+//   * apply errors and undeclared mode changes (`apply()` failed),
+//   * nondeterminism (the same kinds from `reset()` reached another world),
+//   * crashes (an exception escaped one of the adapter's operations).
+//
+// `Options::max_states` is the one bound and has no default. Each search
+// logs one summary line, e.g.
+//
+//   merilo: complete=true states=38 depth=6 invariants=1 [no one passes without paying]
+//
+// complete=true means every reachable world was checked; otherwise every
+// world within `depth` steps of the initial one was.
+//
+// Example:
+//
+//   merilo::explore::Options options{.max_states = 10'000, .require_complete = true};
+//   merilo::explore::Result result = merilo::explore::explore(sys, options);
+//   if (!result.ok()) std::puts(result.report(sys).c_str());
+//
+// How worlds are reached: in `Mode::replay` the explorer resets the system
+// and applies the path to each world (always available, O(depth) per world,
+// and every replay doubles as a determinism check). In `Mode::restore`,
+// available when the system is `Restorable`, it keeps the frontier's worlds
+// and puts the system straight into them (O(1) per world), replaying a
+// sample of paths from `reset()` to keep checking determinism.
+// `Mode::automatic` picks restore when it can.
+//
+// NOTE: the result — states, depth, tuples, the first violation and its
+// trace — is the same for every `threads` value and in both modes.
+// With `threads > 1` the system must be copy-constructible: each worker
+// thread explores with its own copy.
+#ifndef MERILO_EXPLORE_EXPLORE_HPP
+#define MERILO_EXPLORE_EXPLORE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <merilo/explore/system.hpp>
+
+namespace merilo::explore {
+
+/// How the explorer reaches a world it stored.
+enum class Mode : std::uint8_t {
+  automatic,  ///< `restore` when the system is `Restorable`, else `replay`.
+  replay,     ///< Reset and apply the path: O(depth) per world.
+  restore,    ///< `restore(world)`: O(1) per world. Needs `Restorable`.
+};
+
+/// Bounds and knobs of one search.
+struct Options {
+  /// The most worlds the search stores. Required: 0 (the default) is a usage
+  /// error, so that every search states its own bound.
+  std::size_t max_states = 0;
+  /// Stopping at `max_states` is a failure of the search (`ok()` is false).
+  bool require_complete = false;
+  /// How worlds are reached; see the header overview.
+  Mode mode = Mode::automatic;
+  /// Worker threads expanding each level; 1 explores on the calling thread.
+  unsigned threads = 1;
+  /// In restore mode, every `determinism_sample`-th world is also reached by
+  /// replay from `reset()` and compared. 1 replays every world; 0 never.
+  std::size_t determinism_sample = 64;
+  /// Where the summary line (and, on a terminal, progress) goes; nullptr
+  /// keeps the search silent.
+  std::FILE* log = stderr;
+};
+
+/// What rule a violation broke. `none` (zero) means no violation.
+enum class ViolationKind : std::uint8_t {
+  none = 0,
+  invariant,       ///< `check()` returned `Status::broken`.
+  deadlock,        ///< Nothing enabled and `settled()` false.
+  apply_error,     ///< `apply()` returned `Status::error`.
+  mode_change,     ///< `apply()` returned `Status::mode_change`.
+  nondeterminism,  ///< The same path reached different worlds.
+  crash,           ///< An exception escaped the adapter.
+};
+
+/// "invariant", "deadlock", "apply error", ...
+[[nodiscard]] std::string_view name(ViolationKind kind) noexcept;
+
+/// The first rule broken, with a shortest trace to it.
+struct Violation {
+  ViolationKind kind = ViolationKind::none;
+  /// The kinds from `reset()`. For `invariant`, the trace reaches the broken
+  /// world; for `apply_error`, `mode_change` and `crash` its last kind is
+  /// the step that failed; for `deadlock` it reaches the stuck world; for
+  /// `nondeterminism` it is the path that did not replay.
+  Trace trace;
+  /// The broken invariant's name (for `invariant`).
+  std::string invariant;
+  /// What the adapter said, or what the explorer saw.
+  std::string detail;
+
+  [[nodiscard]] bool found() const noexcept { return kind != ViolationKind::none; }
+  /// One line: `invariant "name" at step 3: detail`.
+  [[nodiscard]] std::string describe() const;
+};
+
+/// What a search reached.
+struct Result {
+  /// A usage error ("max_states is required", re-entry, ...). When set, the
+  /// search did not run and every other field is empty.
+  std::string error;
+  /// Every reachable world was checked.
+  bool complete = false;
+  /// Worlds stored.
+  std::size_t states = 0;
+  /// Every world within this many steps of the initial one was checked.
+  std::size_t depth = 0;
+  /// Steps applied, replays included.
+  std::uint64_t steps = 0;
+  /// Control-state tuples reached, sorted.
+  std::vector<std::string> tuples;
+  /// `tuple_traces[i]` is a shortest trace to a world whose tuple is
+  /// `tuples[i]`.
+  std::vector<Trace> tuple_traces;
+  /// The invariant names the system declared.
+  std::vector<std::string> invariants;
+  /// The first violation, if any.
+  Violation violation;
+  /// Bytes of the visited set and parent links at the end of the search.
+  std::size_t memory_bytes = 0;
+  /// Wall time of the search.
+  double seconds = 0;
+  /// Whether the caller asked for a complete search.
+  bool require_complete = false;
+
+  /// No usage error, no violation, and complete if completeness was required.
+  [[nodiscard]] bool ok() const noexcept {
+    return error.empty() && !violation.found() && (complete || !require_complete);
+  }
+  /// The one summary line, e.g.
+  /// `merilo: complete=true states=38 depth=6 invariants=1 [no free pass]`.
+  [[nodiscard]] std::string summary() const;
+};
+
+/// Explores `sys` breadth-first within `options`. Never throws: usage errors
+/// land in `Result::error`, broken rules in `Result::violation`.
+template <System S>
+[[nodiscard]] Result explore(S& sys, const Options& options);
+
+}  // namespace merilo::explore
+
+#include <merilo/explore/detail/explorer_inl.hpp>
+
+#endif  // MERILO_EXPLORE_EXPLORE_HPP

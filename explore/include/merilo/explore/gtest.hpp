@@ -1,0 +1,122 @@
+// merilo/explore/gtest.hpp — GoogleTest glue for explore, replay and total.
+//
+// One call in a TEST runs a check and turns what it found into a test
+// failure that carries everything needed to act on it: the formatted trace
+// and a ready-to-paste replay test.
+//
+// Example:
+//
+//   TEST(Turnstile, ExploresEveryWorld) {
+//     turnstile::System sys;
+//     merilo::testing::explore(sys, {.max_states = 100, .require_complete = true});
+//   }
+//
+//   TEST(Turnstile, PinnedCounterexampleStaysFixed) {
+//     turnstile::System sys;
+//     merilo::testing::expect_replay_ok(sys, {0, 1, 1});
+//   }
+//
+// NOTE: this header includes <gtest/gtest.h>; link GTest::gtest yourself.
+// The library itself (merilo::explore) never depends on GoogleTest.
+#ifndef MERILO_EXPLORE_GTEST_HPP
+#define MERILO_EXPLORE_GTEST_HPP
+
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include <merilo/explore/explore.hpp>
+#include <merilo/explore/total.hpp>
+#include <merilo/explore/trace.hpp>
+
+namespace merilo::testing {
+
+namespace detail {
+
+/// The name of `T` as the compiler spells it, e.g. "turnstile::System".
+template <class T>
+std::string type_name() {
+  std::string_view f = __PRETTY_FUNCTION__;
+  const std::string_view key = "T = ";
+  auto start = f.find(key);
+  if (start == std::string_view::npos) return "System";
+  start += key.size();
+  auto end = f.find_first_of(";]", start);
+  return std::string(f.substr(start, end - start));
+}
+
+/// "<TestName>_<kind>" for the current gtest test.
+inline std::string pinned_name(std::string_view kind) {
+  std::string name = "Pinned";
+  if (const auto* info = ::testing::UnitTest::GetInstance()->current_test_info()) {
+    name = info->name();
+  }
+  name += '_';
+  for (char c : kind) name += c == ' ' ? '_' : c;
+  return name;
+}
+
+}  // namespace detail
+
+/// Explores `sys` and fails the current test on a usage error, on a
+/// violation (with its formatted trace and a paste-ready replay test), and on
+/// truncation when `options.require_complete` is set. Returns the result for
+/// further assertions.
+template <explore::System S>
+explore::Result explore(S& sys, const explore::Options& options) {
+  explore::Result r = explore::explore(sys, options);
+  if (!r.error.empty()) {
+    ADD_FAILURE() << r.error;
+    return r;
+  }
+  if (r.violation.found()) {
+    ADD_FAILURE() << "merilo found a violation: " << r.violation.describe() << "\n\n"
+                  << explore::format(sys, r.violation.trace)
+                  << "\nPin it with this test, which fails while the bug is there:\n\n"
+                  << explore::replay_test("Replay",
+                                          detail::pinned_name(explore::name(r.violation.kind)),
+                                          detail::type_name<S>() + "{}", r.violation.trace);
+  } else if (options.require_complete && !r.complete) {
+    ADD_FAILURE() << "merilo: the search stopped at max_states=" << options.max_states
+                  << " before checking every world (every world within depth " << r.depth
+                  << " was checked); raise max_states or shrink the system\n"
+                  << r.summary();
+  }
+  return r;
+}
+
+/// Replays `trace` and fails the current test if it breaks a rule or no
+/// longer fits, printing the formatted trace.
+template <explore::System S>
+void expect_replay_ok(S& sys, const explore::Trace& trace) {
+  const explore::Replayed r = explore::replay(sys, trace);
+  if (!r.ok()) {
+    ADD_FAILURE() << "replay of " << explore::to_string(trace) << ": " << r.describe() << "\n\n"
+                  << explore::format(sys, trace);
+  }
+}
+
+/// Replays `trace` and fails the current test unless it breaks a rule of
+/// `kind` at its last step (a seeded bug is still found where it was).
+template <explore::System S>
+void expect_replay_finds(S& sys, const explore::Trace& trace, explore::ViolationKind kind) {
+  const explore::Replayed r = explore::replay(sys, trace);
+  if (!r.error.empty() || r.violation.kind != kind || r.violation.trace != trace) {
+    ADD_FAILURE() << "expected " << explore::name(kind) << " at step " << trace.size()
+                  << " of " << explore::to_string(trace) << ", got: " << r.describe() << "\n\n"
+                  << explore::format(sys, trace);
+  }
+}
+
+/// Fires every event at every machine of `table` and fails the current test
+/// with every pair that broke a rule.
+template <explore::Totality T>
+void expect_total(const T& table) {
+  const explore::TotalResult r = explore::total(table);
+  if (!r.ok()) ADD_FAILURE() << r.report();
+}
+
+}  // namespace merilo::testing
+
+#endif  // MERILO_EXPLORE_GTEST_HPP

@@ -1,0 +1,16 @@
+// guard.cpp — the per-thread "inside merilo" flag behind re-entry refusal.
+#include <merilo/explore/detail/guard.hpp>
+
+namespace merilo::explore::detail {
+
+namespace {
+thread_local bool inside = false;
+}  // namespace
+
+bool inside_merilo() noexcept { return inside; }
+
+EntryGuard::EntryGuard() noexcept : was_inside_(inside) { inside = true; }
+
+EntryGuard::~EntryGuard() { inside = was_inside_; }
+
+}  // namespace merilo::explore::detail
