@@ -35,6 +35,12 @@ explore: deps $(BUILD)/CMakeCache.txt
 	  || { cat $(BUILD)/explore-build.log; exit 1; }
 	@status=0; for p in $(BUILD)/explore-bin/*_explore; do "$$p" 2>&1 || status=1; done; exit $$status
 
+bench:
+	@$(DEPS) base bench
+	cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DMERILO_BUILD_BENCH=ON $(CMAKE_FLAGS)
+	cmake --build build-bench -j $(JOBS)
+	@for p in build-bench/bench-bin/bench_*; do echo "== $$p"; "$$p" || exit 1; done
+
 lint:
 	@$(DEPS) base lint
 	@$(MAKE) --no-print-directory $(BUILD)/CMakeCache.txt
