@@ -71,9 +71,11 @@ struct Options {
   /// In restore mode, every `determinism_sample`-th world is also reached by
   /// replay from `reset()` and compared. 1 replays every world; 0 never.
   std::size_t determinism_sample = 64;
+  /// No summary line and no progress.
+  bool quiet = false;
   /// Where the summary line (and, on a terminal, progress) goes; nullptr
-  /// keeps the search silent.
-  std::FILE* log = stderr;
+  /// means stderr.
+  std::FILE* log = nullptr;
 };
 
 /// What rule a violation broke. `none` (zero) means no violation.

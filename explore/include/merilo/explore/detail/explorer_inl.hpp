@@ -388,7 +388,7 @@ class Search {
   S& sys_;
   const Options& options_;
   bool restore_;
-  Log log_{options_.log};
+  Log log_{options_.quiet ? nullptr : options_.log != nullptr ? options_.log : stderr};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   Result result_;
   FingerprintSet visited_;
