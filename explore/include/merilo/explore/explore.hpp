@@ -68,8 +68,9 @@ struct Options {
   Mode mode = Mode::automatic;
   /// Worker threads expanding each level; 1 explores on the calling thread.
   unsigned threads = 1;
-  /// In restore mode, every `determinism_sample`-th world is also reached by
-  /// replay from `reset()` and compared. 1 replays every world; 0 never.
+  /// In restore mode, the first 1024 worlds and then every
+  /// `determinism_sample`-th one are also reached by replay from `reset()`
+  /// and compared. 1 replays every world; 0 never replays.
   std::size_t determinism_sample = 64;
   /// No summary line and no progress.
   bool quiet = false;

@@ -89,6 +89,7 @@ struct Row {
 template <System S, class Before, class After>
 Fingerprint walk(S& sys, const Trace& trace, Replayed& out, Before&& on_step, After&& after_step) {
   const char* where = "reset";
+  std::size_t reached = 0;  // steps begun, for the trace of a crash
   try {
     sys.reset();
     where = "check";
@@ -113,6 +114,7 @@ Fingerprint walk(S& sys, const Trace& trace, Replayed& out, Before&& on_step, Af
         return {};
       }
       where = "describe";
+      reached = i + 1;
       on_step(k);
       where = "apply";
       Status s = sys.apply(k);
@@ -145,7 +147,7 @@ Fingerprint walk(S& sys, const Trace& trace, Replayed& out, Before&& on_step, Af
     where = "world";
     return fingerprint(sys.world());
   } catch (...) {
-    const Trace prefix(trace.begin(), trace.begin() + static_cast<std::ptrdiff_t>(out.steps));
+    const Trace prefix(trace.begin(), trace.begin() + static_cast<std::ptrdiff_t>(reached));
     out.violation = {ViolationKind::crash, prefix, {},
                      crash_detail(where, std::current_exception())};
     return {};

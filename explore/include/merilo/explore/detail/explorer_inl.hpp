@@ -32,6 +32,11 @@ namespace merilo::explore::detail {
 /// therefore the result — do not depend on the thread count.
 inline constexpr std::size_t kChunk = 64;
 
+/// In restore mode the first worlds are all replayed from reset, so a small
+/// system gets a full determinism check; after them, one in
+/// `Options::determinism_sample`.
+inline constexpr std::uint32_t kAlwaysReplayed = 1024;
+
 /// The usage error for options that cannot run, or "" when they can.
 [[nodiscard]] std::string check_options(const Options& options, bool restorable,
                                         bool copyable);
@@ -159,7 +164,7 @@ class Expander {
   }
 
   void expand_one(const FrontierItem<W>& item, std::uint32_t index, ChunkResult<W>& out) {
-    const bool sampled = sample_ != 0 && item.id % sample_ == 0;
+    const bool sampled = sample_ != 0 && (item.id < kAlwaysReplayed || item.id % sample_ == 0);
     const Trace path = restore_ && !sampled ? Trace{} : parents_.path(item.id);
     enabled_.clear();
     try {

@@ -1,0 +1,207 @@
+// fixtures.hpp — small systems whose behaviour the explorer tests know in
+// closed form: counters, a grid with a broken corner, a deadlock, failing
+// steps, a hidden clock, a crash.
+#ifndef MERILO_TESTS_EXPLORE_FIXTURES_HPP
+#define MERILO_TESTS_EXPLORE_FIXTURES_HPP
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <merilo/explore/system.hpp>
+
+namespace fixtures {
+
+namespace ex = merilo::explore;
+
+/// N independent counters 0..K: (K+1)^N worlds, the farthest N*K steps
+/// away. Restorable; `Counters<N, K, false>` is not.
+template <std::size_t N, std::uint32_t K>
+class CountersBase {
+ public:
+  struct World {
+    std::array<std::uint32_t, N> v{};
+  };
+  void reset() { w_ = {}; }
+  [[nodiscard]] std::size_t kinds() const { return N; }
+  [[nodiscard]] bool enabled(ex::Kind k) const { return w_.v[k] < K; }
+  ex::Status apply(ex::Kind k) {
+    ++w_.v[k];
+    return {};
+  }
+  [[nodiscard]] const World& world() const { return w_; }
+  [[nodiscard]] ex::Status check() const { return {}; }
+  [[nodiscard]] std::string tuple() const {
+    std::string t;
+    for (std::size_t i = 0; i < N; ++i) t += (i ? " " : "") + std::string(w_.v[i] == K ? "full" : "open");
+    return t;
+  }
+  [[nodiscard]] bool settled() const { return true; }
+  [[nodiscard]] std::string describe(ex::Kind k) const { return "inc c" + std::to_string(k); }
+  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+
+ protected:
+  World w_{};
+};
+
+template <std::size_t N, std::uint32_t K>
+class Counters : public CountersBase<N, K> {
+ public:
+  void restore(const typename CountersBase<N, K>::World& w) { this->w_ = w; }
+};
+
+template <std::size_t N, std::uint32_t K>
+class ReplayOnlyCounters : public CountersBase<N, K> {};
+
+/// A 4x4 grid walked by kinds 0 (x+1) and 1 (y+1); the invariant "not at
+/// (2, 1)" breaks first on the trace {0, 0, 1}.
+class Grid {
+ public:
+  struct World {
+    std::uint8_t x = 0;
+    std::uint8_t y = 0;
+  };
+  void reset() { w_ = {}; }
+  [[nodiscard]] std::size_t kinds() const { return 2; }
+  [[nodiscard]] bool enabled(ex::Kind k) const { return (k == 0 ? w_.x : w_.y) < 3; }
+  ex::Status apply(ex::Kind k) {
+    ++(k == 0 ? w_.x : w_.y);
+    return {};
+  }
+  [[nodiscard]] const World& world() const { return w_; }
+  [[nodiscard]] ex::Status check() const {
+    if (w_.x == 2 && w_.y == 1) return ex::Status::broken("not at (2, 1)", "reached (2, 1)");
+    return {};
+  }
+  [[nodiscard]] std::string tuple() const {
+    return "x" + std::to_string(w_.x) + " y" + std::to_string(w_.y);
+  }
+  [[nodiscard]] bool settled() const { return true; }
+  [[nodiscard]] std::string describe(ex::Kind k) const { return k == 0 ? "right" : "up"; }
+  [[nodiscard]] std::vector<std::string> invariants() const { return {"not at (2, 1)"}; }
+  void restore(const World& w) { w_ = w; }
+
+ private:
+  World w_{};
+};
+
+/// start -0-> mid -0-> stuck (not settled: a deadlock at {0, 0});
+/// start -1-> done (settled).
+class Stuck {
+ public:
+  struct World {
+    std::uint8_t at = 0;  // 0 start, 1 mid, 2 stuck, 3 done
+  };
+  void reset() { w_ = {}; }
+  [[nodiscard]] std::size_t kinds() const { return 2; }
+  [[nodiscard]] bool enabled(ex::Kind k) const {
+    return k == 0 ? (w_.at == 0 || w_.at == 1) : w_.at == 0;
+  }
+  ex::Status apply(ex::Kind k) {
+    w_.at = k == 1 ? std::uint8_t{3} : static_cast<std::uint8_t>(w_.at + 1);
+    return {};
+  }
+  [[nodiscard]] const World& world() const { return w_; }
+  [[nodiscard]] ex::Status check() const { return {}; }
+  [[nodiscard]] std::string tuple() const { return std::to_string(w_.at); }
+  [[nodiscard]] bool settled() const { return w_.at == 3; }
+  [[nodiscard]] std::string describe(ex::Kind k) const { return k == 0 ? "step" : "finish"; }
+  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+
+ private:
+  World w_{};
+};
+
+/// A counter whose kind 1 fails once x reaches `at`: with an apply error,
+/// or, when `mode` is set, with an undeclared mode change.
+class Failing {
+ public:
+  Failing(std::uint8_t at, bool mode) : at_(at), mode_(mode) {}
+  struct World {
+    std::uint8_t x = 0;
+    std::uint8_t y = 0;
+  };
+  void reset() { w_ = {}; }
+  [[nodiscard]] std::size_t kinds() const { return 2; }
+  [[nodiscard]] bool enabled(ex::Kind k) const { return k == 0 ? w_.x < 5 : w_.y < 1; }
+  ex::Status apply(ex::Kind k) {
+    if (k == 1 && w_.x >= at_) {
+      return mode_ ? ex::Status::mode_change("serving -> draining without a drain request")
+                   : ex::Status::error("refused: rejected");
+    }
+    ++(k == 0 ? w_.x : w_.y);
+    return {};
+  }
+  [[nodiscard]] const World& world() const { return w_; }
+  [[nodiscard]] ex::Status check() const { return {}; }
+  [[nodiscard]] std::string tuple() const { return "f"; }
+  [[nodiscard]] bool settled() const { return true; }
+  [[nodiscard]] std::string describe(ex::Kind k) const { return k == 0 ? "x+1" : "y+1"; }
+  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+
+ private:
+  std::uint8_t at_;
+  bool mode_;
+  World w_{};
+};
+
+/// A machine whose step reads hidden global state (a counter standing in
+/// for a wall clock), so replaying the same path reaches another world.
+inline std::uint32_t hidden_clock = 0;
+
+class Clocked {
+ public:
+  struct World {
+    std::uint32_t stamp = 0;
+    std::uint32_t steps = 0;
+  };
+  void reset() { w_ = {}; }
+  [[nodiscard]] std::size_t kinds() const { return 1; }
+  [[nodiscard]] bool enabled(ex::Kind) const { return w_.steps < 3; }
+  ex::Status apply(ex::Kind) {
+    w_.stamp = ++hidden_clock;
+    ++w_.steps;
+    return {};
+  }
+  [[nodiscard]] const World& world() const { return w_; }
+  [[nodiscard]] ex::Status check() const { return {}; }
+  [[nodiscard]] std::string tuple() const { return "c"; }
+  [[nodiscard]] bool settled() const { return true; }
+  [[nodiscard]] std::string describe(ex::Kind) const { return "tick"; }
+  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+  void restore(const World& w) { w_ = w; }
+
+ private:
+  World w_{};
+};
+
+/// Kind 1 throws from apply.
+class Throwing {
+ public:
+  struct World {
+    std::uint8_t x = 0;
+  };
+  void reset() { w_ = {}; }
+  [[nodiscard]] std::size_t kinds() const { return 2; }
+  [[nodiscard]] bool enabled(ex::Kind) const { return w_.x < 2; }
+  ex::Status apply(ex::Kind k) {
+    if (k == 1) throw std::runtime_error("disk on fire");
+    ++w_.x;
+    return {};
+  }
+  [[nodiscard]] const World& world() const { return w_; }
+  [[nodiscard]] ex::Status check() const { return {}; }
+  [[nodiscard]] std::string tuple() const { return "t"; }
+  [[nodiscard]] bool settled() const { return true; }
+  [[nodiscard]] std::string describe(ex::Kind k) const { return k == 0 ? "ok" : "throw"; }
+  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+
+ private:
+  World w_{};
+};
+
+}  // namespace fixtures
+
+#endif  // MERILO_TESTS_EXPLORE_FIXTURES_HPP
