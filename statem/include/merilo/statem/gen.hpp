@@ -1,0 +1,270 @@
+// merilo/statem/gen.hpp — deterministic random generators with integrated
+// shrinking, the raw material of statem's command lists.
+//
+// A generator (`Gen<T>`) turns a pseudo-random stream (`Rng`) into a shrink
+// tree (`Tree<T>`): a value together with a lazily produced sequence of
+// smaller candidate trees. Shrinking a failure never asks the generator
+// again: it walks the tree the first draw produced, so a smaller value is
+// always a child of the original one, reached without regenerating anything
+// downstream of it.
+//
+// Use these to write a statem `Spec::command(model)`; the combinators keep
+// shrink trees intact through `map`, `filter`, `one_of`, `frequency`,
+// `element_of`, `vector_of` and `construct`.
+//
+// Example:
+//
+//   using merilo::statem::Gen;
+//   namespace st = merilo::statem;
+//   struct Put { int key; int value; };
+//   Gen<Put> put = st::construct<Put>(st::integer(0, 9), st::integer(-100, 100));
+//   st::Rng rng{42};
+//   std::optional<st::Tree<Put>> tree = put(rng);   // nullopt only if a filter gave up
+//   // tree->value() is the draw; tree->children() yields smaller Puts:
+//   // first with a smaller key (toward 0), then with a smaller value.
+//
+// NOTE: there is no default seed anywhere: every `Rng` is built from a seed
+// the caller chose, and the same seed always gives the same draws on every
+// platform (only 64-bit integer arithmetic is involved). Trees and
+// generators are immutable values, cheap to copy (they share their lazy
+// parts) and safe to read from several threads; an `Rng` and a `Seq` are
+// mutable and belong to one thread.
+#ifndef MERILO_STATEM_GEN_HPP
+#define MERILO_STATEM_GEN_HPP
+
+#include <concepts>    // std::integral
+#include <cstddef>     // std::size_t
+#include <cstdint>     // std::uint64_t
+#include <functional>  // std::function: type-erased lazy parts
+#include <optional>    // a generator may give up (filter)
+#include <utility>     // std::move, std::pair
+#include <vector>      // vector_of, element_of
+
+namespace merilo::statem {
+
+/// A deterministic 64-bit pseudo-random generator (SplitMix64).
+///
+/// Stream derivation: `Rng{s}` produces `mix(s + k * kGamma)` for k = 1, 2,
+/// ..., where `mix` is SplitMix64's finaliser. `split()` takes the next output,
+/// passes it through a second, different mixer and seeds a child `Rng` with
+/// it, so a parent and its children draw from unrelated streams.
+class Rng {
+ public:
+  /// The Weyl-sequence increment of SplitMix64 (the golden ratio in 64 bits).
+  static constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ULL;
+
+  /// A stream starting at `seed`. There is deliberately no default
+  /// constructor: every stream names its seed.
+  constexpr explicit Rng(std::uint64_t seed) noexcept : state_(seed) {}
+
+  /// The next 64 uniformly distributed bits.
+  constexpr std::uint64_t next() noexcept {
+    state_ += kGamma;
+    return mix(state_);
+  }
+
+  /// A uniform value in [0, bound). `bound == 0` means the full 64-bit range.
+  /// Uses rejection, so the result is unbiased.
+  constexpr std::uint64_t below(std::uint64_t bound) noexcept {
+    if (bound == 0) return next();
+    const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % bound);
+    for (;;) {
+      const std::uint64_t x = next();
+      if (x < limit) return x % bound;
+    }
+  }
+
+  /// A child stream; advances this one by one draw.
+  constexpr Rng split() noexcept { return Rng{remix(next())}; }
+
+  /// SplitMix64's output function (a bijection on 64-bit values).
+  static constexpr std::uint64_t mix(std::uint64_t z) noexcept {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+
+  /// A second bijective mixer (MurmurHash3's 64-bit finaliser), different
+  /// from `mix`, used only to seed children.
+  static constexpr std::uint64_t remix(std::uint64_t z) noexcept {
+    z = (z ^ (z >> 33)) * 0xFF51AFD7ED558CCDULL;
+    z = (z ^ (z >> 33)) * 0xC4CEB9FE1A85EC53ULL;
+    return z ^ (z >> 33);
+  }
+
+  friend constexpr bool operator==(const Rng&, const Rng&) noexcept = default;
+
+ private:
+  std::uint64_t state_;
+};
+
+/// The seed of run `run` of a check seeded with `seed`: output number
+/// `run + 1` of `Rng{seed}`, computed directly, so run i can be reproduced
+/// without generating runs 0 .. i-1.
+[[nodiscard]] constexpr std::uint64_t run_seed(std::uint64_t seed, std::uint64_t run) noexcept {
+  return Rng::mix(seed + (run + 1) * Rng::kGamma);
+}
+
+/// A lazy, single-pass sequence: `next()` yields elements until it returns
+/// `std::nullopt`. A default-built `Seq` is empty.
+template <class T>
+class Seq {
+ public:
+  /// The function that produces the next element (nullopt at the end).
+  using Next = std::function<std::optional<T>()>;
+
+  Seq() = default;
+  /// A sequence whose elements are successive calls of `next`.
+  explicit Seq(Next next) : next_(std::move(next)) {}
+
+  /// The next element, or nullopt once the sequence is exhausted.
+  std::optional<T> next() {
+    if (!next_) return std::nullopt;
+    std::optional<T> v = next_();
+    if (!v) next_ = nullptr;
+    return v;
+  }
+
+ private:
+  Next next_;
+};
+
+/// A value and its shrinks: `children()` returns a fresh lazy sequence of
+/// smaller trees each time it is called, simplest first.
+template <class T>
+class Tree {
+ public:
+  /// Produces the children sequence; empty means the value cannot shrink.
+  using Children = std::function<Seq<Tree<T>>()>;
+
+  /// A tree with `value` and the given children (none by default).
+  explicit Tree(T value, Children children = {})
+      : value_(std::move(value)), children_(std::move(children)) {}
+
+  /// The value drawn.
+  [[nodiscard]] const T& value() const noexcept { return value_; }
+  /// Smaller candidates, simplest first, computed lazily.
+  [[nodiscard]] Seq<Tree<T>> children() const {
+    return children_ ? children_() : Seq<Tree<T>>{};
+  }
+
+ private:
+  T value_;
+  Children children_;
+};
+
+/// A generator: draws a shrink tree from an `Rng`, or `std::nullopt` when it
+/// gives up (a `filter` found no value, `element_of` of nothing, ...).
+template <class T>
+class Gen {
+ public:
+  /// The drawing function.
+  using Draw = std::function<std::optional<Tree<T>>(Rng&)>;
+
+  /// A generator from a drawing function (for hand-written generators).
+  explicit Gen(Draw draw) : draw_(std::move(draw)) {}
+
+  /// Draws one tree. The same `Rng` state always gives the same tree.
+  std::optional<Tree<T>> operator()(Rng& rng) const {
+    if (!draw_) return std::nullopt;
+    return draw_(rng);
+  }
+
+ private:
+  Draw draw_;
+};
+
+// ---- shrink trees on their own --------------------------------------------
+
+/// The shrink tree of the integer `value` toward `target`. Its children are
+/// `target` and then values halving the distance back toward `value`
+/// (`value - d/2`, `value - d/4`, ..., `value - 1` for d = value - target);
+/// each child shrinks the same way. Every node lies between `target` and
+/// `value`, both included.
+template <std::integral I>
+[[nodiscard]] Tree<I> integer_tree(I value, I target);
+
+/// A tree that does not shrink.
+template <class T>
+[[nodiscard]] Tree<T> leaf(T value) {
+  return Tree<T>{std::move(value)};
+}
+
+/// `f` applied to every node of `tree`.
+template <class T, class F>
+[[nodiscard]] auto map_tree(const Tree<T>& tree, F f) -> Tree<decltype(f(tree.value()))>;
+
+/// The nodes of `tree` whose value satisfies `pred`: the root is kept as it
+/// is, and a child that fails `pred` is skipped together with its subtree.
+template <class T, class P>
+[[nodiscard]] Tree<T> filter_tree(const Tree<T>& tree, P pred);
+
+/// A list of trees as one tree: first chunk deletions (all n elements, then
+/// n/2, n/4, ..., 1 at every offset, never below `min_size` elements), then
+/// each element replaced by one of its children, left to right.
+template <class T>
+[[nodiscard]] Tree<std::vector<T>> vector_tree(std::vector<Tree<T>> elements, std::size_t min_size);
+
+// ---- generators ------------------------------------------------------------
+
+/// Always `value`; does not shrink.
+template <class T>
+[[nodiscard]] Gen<T> just(T value);
+
+/// A uniform integer in [lo, hi] (both included) that shrinks toward
+/// `target`, which is clamped into [lo, hi]. An empty range (lo > hi) gives
+/// up.
+template <std::integral I>
+[[nodiscard]] Gen<I> integer(I lo, I hi, I target);
+
+/// A uniform integer in [lo, hi] shrinking toward the value nearest 0.
+template <std::integral I>
+[[nodiscard]] Gen<I> integer(I lo, I hi);
+
+/// `false` or `true`, shrinking toward `false`.
+[[nodiscard]] Gen<bool> boolean();
+
+/// One of `values`, uniformly; shrinks toward earlier elements. Gives up when
+/// `values` is empty.
+template <class T>
+[[nodiscard]] Gen<T> element_of(std::vector<T> values);
+
+/// A draw of one of `gens`, chosen uniformly. Shrinks first toward the
+/// earlier generators (each draws its own value from a stream fixed at the
+/// first draw, so the candidates are always the same), then within the
+/// chosen generator's tree. Gives up when `gens` is empty or the chosen one
+/// gives up.
+template <class T>
+[[nodiscard]] Gen<T> one_of(std::vector<Gen<T>> gens);
+
+/// Like `one_of`, but generator i is chosen with probability
+/// weight_i / sum(weights). Zero-weight generators are never chosen and
+/// never offered as shrinks.
+template <class T>
+[[nodiscard]] Gen<T> frequency(std::vector<std::pair<std::uint64_t, Gen<T>>> weighted);
+
+/// `f` applied to `gen`'s values; the shrink tree is mapped node by node.
+template <class T, class F>
+[[nodiscard]] auto map(Gen<T> gen, F f) -> Gen<decltype(f(std::declval<const T&>()))>;
+
+/// `gen`'s values that satisfy `pred`, drawing up to `tries` times; gives up
+/// after that. Shrinks are filtered too.
+template <class T, class P>
+[[nodiscard]] Gen<T> filter(Gen<T> gen, P pred, std::size_t tries = 100);
+
+/// A vector of [min_size, max_size] elements of `elem`; shrinks by removing
+/// chunks of elements (never below `min_size`) and by shrinking elements.
+template <class T>
+[[nodiscard]] Gen<std::vector<T>> vector_of(Gen<T> elem, std::size_t min_size, std::size_t max_size);
+
+/// `T{a, b, ...}` from one draw of each of `gens`, in order; shrinks each
+/// field in turn, keeping the others. Gives up if any field's generator
+/// does.
+template <class T, class... G>
+[[nodiscard]] Gen<T> construct(G... gens);
+
+}  // namespace merilo::statem
+
+#include <merilo/statem/detail/gen_inl.hpp>
+
+#endif  // MERILO_STATEM_GEN_HPP

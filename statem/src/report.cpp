@@ -1,0 +1,131 @@
+// report.cpp — statem's text: failure reports, crash and precondition
+// violations, and config validation, compiled once.
+#include <iterator>  // std::back_inserter
+
+#include <fmt/format.h>
+
+#include <merilo/statem/statem.hpp>
+
+namespace merilo::statem {
+
+std::string_view name(Stage stage) noexcept {
+  switch (stage) {
+    case Stage::setup: return "setup";
+    case Stage::command: return "command";
+    case Stage::finish: return "finish";
+    case Stage::generation: return "generation";
+  }
+  return "out-of-range";
+}
+
+std::string_view name(ShrinkEnd end) noexcept {
+  switch (end) {
+    case ShrinkEnd::converged: return "converged";
+    case ShrinkEnd::bound_hit: return "bound hit";
+  }
+  return "out-of-range";
+}
+
+namespace detail {
+
+namespace {
+
+/// "at step 3", "in finish (after 4 commands)", "in setup (initial/new_sut)".
+std::string where(Stage stage, std::size_t step, std::size_t size) {
+  switch (stage) {
+    case Stage::setup: return "in setup (initial or new_sut), before any command";
+    case Stage::command: return fmt::format("at step {}", step);
+    case Stage::finish: return fmt::format("in finish, after all {} commands", size);
+    case Stage::generation: return fmt::format("while drawing command {}", size);
+  }
+  return "somewhere out of range";
+}
+
+template <class... A>
+void put(std::string& out, fmt::format_string<A...> format, A&&... args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<A>(args)...);
+}
+
+std::string one_line(const Violation& v) { return fmt::format("[{}] {}", v.tag, v.detail); }
+
+/// One command per line, numbered; the failing one marked with "->".
+void list(std::string& out, const std::vector<std::string>& cmds, Stage stage, std::size_t step) {
+  if (cmds.empty()) {
+    out += "    (empty list)\n";
+    return;
+  }
+  const int width = static_cast<int>(fmt::formatted_size("{}", cmds.size() - 1));
+  for (std::size_t i = 0; i < cmds.size(); ++i) {
+    const bool failing = stage == Stage::command && i == step;
+    fmt::format_to(std::back_inserter(out), "  {} {:>{}}  {}\n", failing ? "->" : "  ", i, width,
+                   cmds[i]);
+  }
+}
+
+}  // namespace
+
+std::string render_report(const ReportInput& in) {
+  std::string out;
+  put(out, "merilo::statem: run {} of seed {} failed {}: {}\n", in.run, in.seed,
+      where(in.stage, in.step, in.shrunk.size()), one_line(in.violation));
+  if (in.stage == Stage::generation) {
+    put(out, "  a callback threw while the list was being drawn, so it was not executed or shrunk\n");
+  } else {
+    put(out, "  shrunk from {} to {} commands: {} shrinks accepted, {} executions, {} inadmissible "
+        "candidates dropped; {}",
+        in.original.size(), in.shrunk.size(), in.shrinks, in.candidates, in.inadmissible,
+        name(in.end));
+    if (in.end == ShrinkEnd::bound_hit) {
+      put(out, " (max_shrinks = {}, a shrink_stop or the cap of {} inadmissible candidates)",
+          in.max_shrinks, kMaxInadmissible);
+    }
+    put(out, "\n");
+  }
+  put(out, "\nshrunk list ({} commands), failing {}:\n", in.shrunk.size(),
+      where(in.stage, in.step, in.shrunk.size()));
+  list(out, in.shrunk, in.stage, in.step);
+  put(out, "violation: {}\n", one_line(in.violation));
+  put(out, "\noriginal list ({} commands), failing {}:\n", in.original.size(),
+      where(in.original_stage, in.original_step, in.original.size()));
+  list(out, in.original, in.original_stage, in.original_step);
+  put(out, "violation: {}\n", one_line(in.original_violation));
+  put(out, "\nreproduce:\n");
+  put(out, "  this run alone:   merilo::statem::check_run(spec, {{.seed = {}, .max_commands = {}, "
+      ".max_shrinks = {}, .shrink_retries = {}}}, {})\n",
+      in.seed, in.max_commands, in.max_shrinks, in.shrink_retries, in.run);
+  put(out, "  its list only:    merilo::statem::commands(spec, {{.seed = {}, .max_commands = {}}}, {})\n",
+      in.seed, in.max_commands, in.run);
+  put(out, "  the shrunk list:  merilo::statem::replay(spec, {{...the {} commands above...}})\n",
+      in.shrunk.size());
+  return out;
+}
+
+Violation crash(std::string_view callback, std::string_view what) {
+  return Violation{std::string(kCrashTag), fmt::format("{} threw: {}", callback, what)};
+}
+
+Violation inadmissible(std::size_t step, std::string_view cmd) {
+  return Violation{std::string(kPreconditionTag),
+                   fmt::format("command {} ({}) is rejected by its precondition in the model "
+                               "the earlier commands lead to",
+                               step, cmd)};
+}
+
+std::string validate(const Config& config, bool needs_test_count) {
+  if (!config.seed) {
+    return "merilo::statem: Config::seed is required (there is no default seed); e.g. "
+           "Config{.seed = 42}";
+  }
+  if (needs_test_count && config.test_count == 0) {
+    return "merilo::statem: Config::test_count is 0, so the check would run nothing; use at "
+           "least 1";
+  }
+  if (config.max_commands == 0) {
+    return "merilo::statem: Config::max_commands is 0; lists need room for at least 1 command";
+  }
+  return "";
+}
+
+}  // namespace detail
+
+}  // namespace merilo::statem

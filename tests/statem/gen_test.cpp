@@ -1,0 +1,280 @@
+// Generators: determinism, ranges, and the shape of their shrink trees.
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <merilo/statem/gen.hpp>
+
+namespace st = merilo::statem;
+
+namespace {
+
+/// Every node of `tree` down to `depth` levels (breadth of each level capped).
+template <class T, class F>
+void visit(const st::Tree<T>& tree, int depth, F&& f) {
+  f(tree.value());
+  if (depth == 0) return;
+  auto kids = tree.children();
+  int seen = 0;
+  while (auto c = kids.next()) {
+    visit(*c, depth - 1, f);
+    if (++seen == 8) break;
+  }
+}
+
+template <class T>
+std::vector<T> children_of(const st::Tree<T>& tree) {
+  std::vector<T> out;
+  auto kids = tree.children();
+  while (auto c = kids.next()) out.push_back(c->value());
+  return out;
+}
+
+/// Greedy descent: the first child satisfying `fails`, repeatedly.
+template <class T, class P>
+T minimise(st::Tree<T> tree, P fails) {
+  for (bool progress = true; progress;) {
+    progress = false;
+    auto kids = tree.children();
+    while (auto c = kids.next()) {
+      if (fails(c->value())) {
+        tree = *c;
+        progress = true;
+        break;
+      }
+    }
+  }
+  return tree.value();
+}
+
+struct Put {
+  int key;
+  int value;
+  friend bool operator==(const Put&, const Put&) = default;
+};
+
+}  // namespace
+
+TEST(Rng, SameSeedGivesTheSameStreamAndDifferentSeedsDiffer) {
+  st::Rng a{42}, b{42}, c{43};
+  std::vector<std::uint64_t> xa, xb, xc;
+  for (int i = 0; i < 100; ++i) {
+    xa.push_back(a.next());
+    xb.push_back(b.next());
+    xc.push_back(c.next());
+  }
+  EXPECT_EQ(xa, xb);
+  EXPECT_NE(xa, xc);
+}
+
+TEST(Rng, MatchesTheSplitMix64ReferenceOutputs) {
+  // SplitMix64 seeded with 1234567, as published with the algorithm.
+  st::Rng r{1234567};
+  EXPECT_EQ(r.next(), 6457827717110365317ULL);
+  EXPECT_EQ(r.next(), 3203168211198807973ULL);
+  EXPECT_EQ(r.next(), 9817491932198370423ULL);
+}
+
+TEST(Rng, RunSeedIsTheRunthOutputOfTheConfigSeedsStream) {
+  st::Rng r{99};
+  for (std::uint64_t i = 0; i < 10; ++i) EXPECT_EQ(st::run_seed(99, i), r.next());
+}
+
+TEST(Rng, BelowStaysBelowItsBoundAndSplitGivesAnotherStream) {
+  st::Rng r{7};
+  std::set<std::uint64_t> seen;
+  for (int i = 0; i < 1000; ++i) {
+    const auto x = r.below(10);
+    EXPECT_LT(x, 10U);
+    seen.insert(x);
+  }
+  EXPECT_EQ(seen.size(), 10U);
+  st::Rng parent{5};
+  st::Rng copy = parent;
+  st::Rng child = parent.split();
+  EXPECT_NE(child.next(), copy.next());
+}
+
+TEST(Integer, DrawsStayInRangeAndAreDeterministic) {
+  auto g = st::integer(-5, 5);
+  st::Rng r1{3}, r2{3};
+  std::set<int> seen;
+  for (int i = 0; i < 500; ++i) {
+    auto t1 = g(r1);
+    auto t2 = g(r2);
+    ASSERT_TRUE(t1 && t2);
+    EXPECT_EQ(t1->value(), t2->value());
+    EXPECT_GE(t1->value(), -5);
+    EXPECT_LE(t1->value(), 5);
+    seen.insert(t1->value());
+  }
+  EXPECT_EQ(seen.size(), 11U);
+  auto full = st::integer(std::numeric_limits<std::int64_t>::min(),
+                          std::numeric_limits<std::int64_t>::max());
+  EXPECT_TRUE(full(r1).has_value());
+  EXPECT_FALSE(st::integer(3, 2)(r1).has_value());
+}
+
+TEST(Integer, EveryShrinkCandidateLiesBetweenTheTargetAndTheValue) {
+  const std::vector<std::pair<std::int64_t, std::int64_t>> cases = {
+      {100, 0},   {-100, 0}, {0, 0},    {1, 0},    {-1, 0},  {37, 10},
+      {-37, 10},  {1000, 999}, {5, -5}, {std::numeric_limits<std::int64_t>::max(), 0},
+      {std::numeric_limits<std::int64_t>::min(), 0},
+      {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()}};
+  for (auto [value, target] : cases) {
+    const auto lo = std::min(value, target);
+    const auto hi = std::max(value, target);
+    std::size_t nodes = 0;
+    visit(st::integer_tree(value, target), 4, [&](std::int64_t v) {
+      ++nodes;
+      EXPECT_GE(v, lo) << value << " toward " << target;
+      EXPECT_LE(v, hi) << value << " toward " << target;
+    });
+    EXPECT_GE(nodes, 1U);
+    // The direct children never repeat the value itself.
+    for (auto c : children_of(st::integer_tree(value, target))) EXPECT_NE(c, value);
+  }
+  // And for random draws of random ranges.
+  st::Rng r{11};
+  for (int i = 0; i < 200; ++i) {
+    auto a = static_cast<int>(r.below(2001)) - 1000;
+    auto b = static_cast<int>(r.below(2001)) - 1000;
+    auto lo = std::min(a, b), hi = std::max(a, b);
+    auto target = lo + static_cast<int>(r.below(static_cast<std::uint64_t>(hi - lo) + 1));
+    auto t = st::integer(lo, hi, target)(r);
+    ASSERT_TRUE(t);
+    const int v = t->value();
+    visit(*t, 3, [&](int c) {
+      EXPECT_GE(c, std::min(v, target));
+      EXPECT_LE(c, std::max(v, target));
+    });
+  }
+}
+
+TEST(Integer, ShrinksTargetFirstThenHalvesTheDistance) {
+  EXPECT_EQ(children_of(st::integer_tree(100, 0)), (std::vector<int>{0, 50, 75, 88, 94, 97, 99}));
+  EXPECT_EQ(children_of(st::integer_tree(-8, 0)), (std::vector<int>{0, -4, -6, -7}));
+  EXPECT_TRUE(children_of(st::integer_tree(3, 3)).empty());
+}
+
+TEST(Integer, GreedyShrinkingFindsTheSmallestFailingValue) {
+  for (int value : {57, 1000, 12345, 999999}) {
+    EXPECT_EQ(minimise(st::integer_tree(value, 0), [](int v) { return v >= 42; }), 42);
+  }
+  EXPECT_EQ(minimise(st::integer_tree(-700, 0), [](int v) { return v <= -13; }), -13);
+}
+
+TEST(ElementOf, ShrinksTowardEarlierElementsAndGivesUpWhenEmpty) {
+  auto g = st::element_of<std::string>({"a", "b", "c", "d"});
+  st::Rng r{1};
+  std::optional<st::Tree<std::string>> t;
+  do t = g(r);
+  while (t->value() != "d");
+  EXPECT_EQ(children_of(*t), (std::vector<std::string>{"a", "c"}));
+  EXPECT_FALSE(st::element_of<int>({})(r).has_value());
+}
+
+TEST(OneOf, ShrinksToEarlierAlternativesThenWithinTheChosenOne) {
+  auto g = st::one_of<int>({st::just(-1), st::integer(10, 20, 10)});
+  st::Rng r{2};
+  std::optional<st::Tree<int>> t;
+  do t = g(r);
+  while (t->value() < 12);
+  auto kids = children_of(*t);
+  ASSERT_GE(kids.size(), 2U);
+  EXPECT_EQ(kids[0], -1);  // the earlier alternative first
+  EXPECT_EQ(kids[1], 10);  // then the chosen tree's own target
+  // The alternatives offered are the same on every walk of the tree.
+  EXPECT_EQ(children_of(*t), kids);
+}
+
+TEST(Frequency, FollowsTheWeightsAndNeverPicksZeroWeights) {
+  auto g = st::frequency<int>({{0, st::just(0)}, {1, st::just(1)}, {3, st::just(2)}});
+  st::Rng r{5};
+  int counts[3] = {0, 0, 0};
+  for (int i = 0; i < 4000; ++i) ++counts[g(r)->value()];
+  EXPECT_EQ(counts[0], 0);
+  EXPECT_GT(counts[2], 2 * counts[1]);
+  EXPECT_GT(counts[1], 0);
+  auto twos = g(r);
+  while (twos->value() != 2) twos = g(r);
+  EXPECT_EQ(children_of(*twos), (std::vector<int>{1}));  // zero weights are not offered
+  EXPECT_FALSE(st::frequency<int>({{0, st::just(1)}})(r).has_value());
+}
+
+TEST(MapAndFilter, KeepTheShrinkTree) {
+  auto doubled = st::map(st::integer(0, 100), [](int v) { return 2 * v; });
+  st::Rng r{8};
+  auto t = doubled(r);
+  while (t->value() < 20) t = doubled(r);
+  for (int c : children_of(*t)) EXPECT_EQ(c % 2, 0);
+  EXPECT_EQ(minimise(*t, [](int v) { return v >= 14; }), 14);
+
+  auto odd = st::filter(st::integer(0, 1000), [](int v) { return v % 2 == 1; });
+  auto o = odd(r);
+  ASSERT_TRUE(o);
+  visit(*o, 4, [](int v) { EXPECT_EQ(v % 2, 1); });
+  EXPECT_EQ(minimise(*o, [](int v) { return v >= 7; }), 7);
+  auto never = st::filter(st::integer(0, 10), [](int) { return false; }, 5);
+  EXPECT_FALSE(never(r).has_value());
+}
+
+TEST(VectorOf, ShrinksByRemovingChunksThenShrinkingElements) {
+  auto g = st::vector_of(st::integer(0, 100), 0, 20);
+  st::Rng r{13};
+  auto t = g(r);
+  while (t->value().size() < 6) t = g(r);
+  auto kids = children_of(*t);
+  ASSERT_FALSE(kids.empty());
+  EXPECT_TRUE(kids[0].empty());  // the whole vector first
+  EXPECT_EQ(kids[1].size(), t->value().size() - t->value().size() / 2);
+  // Minimal failing vector for "contains an element >= 50 and has >= 2 elements".
+  auto fails = [](const std::vector<int>& v) {
+    if (v.size() < 2) return false;
+    for (int x : v)
+      if (x >= 50) return true;
+    return false;
+  };
+  std::optional<st::Tree<std::vector<int>>> f = g(r);
+  while (!fails(f->value())) f = g(r);
+  EXPECT_EQ(minimise(*f, fails), (std::vector<int>{0, 50}));
+  // min_size is respected everywhere.
+  auto at_least3 = st::vector_of(st::integer(0, 9), 3, 8);
+  auto a = at_least3(r);
+  visit(*a, 3, [](const std::vector<int>& v) { EXPECT_GE(v.size(), 3U); });
+}
+
+TEST(Construct, ShrinksEachFieldInTurnWithoutRedrawingTheOthers) {
+  auto g = st::construct<Put>(st::integer(0, 9), st::integer(-100, 100));
+  st::Rng r{21};
+  auto t = g(r);
+  while (t->value().key == 0 || t->value().value == 0) t = g(r);
+  const Put root = t->value();
+  bool key_phase = true;
+  for (const Put& p : children_of(*t)) {
+    if (p.key == root.key) key_phase = false;
+    if (key_phase) {
+      EXPECT_EQ(p.value, root.value);  // shrinking the key keeps the value
+    } else {
+      EXPECT_EQ(p.key, root.key);  // and the other way round
+    }
+  }
+  EXPECT_EQ(minimise(*t, [](const Put& p) { return p.value != 0; }).key, 0);
+}
+
+TEST(Generators, TheSameSeedGivesTheSameTreesDownToTheirShrinks) {
+  auto g = st::vector_of(st::construct<Put>(st::integer(0, 9), st::integer(-100, 100)), 0, 10);
+  st::Rng a{77}, b{77};
+  for (int i = 0; i < 20; ++i) {
+    auto ta = g(a), tb = g(b);
+    std::vector<std::vector<Put>> va, vb;
+    visit(*ta, 3, [&](const std::vector<Put>& v) { va.push_back(v); });
+    visit(*tb, 3, [&](const std::vector<Put>& v) { vb.push_back(v); });
+    EXPECT_EQ(va, vb);
+  }
+}
