@@ -1,0 +1,196 @@
+// system.hpp — one order, its payment provider, a lossy and duplicating
+// network between them, a retry timer and a user who may cancel.
+//
+// Kinds: 0 submit, 1 cancel, 2 the timer fires, then for each network slot
+// i: deliver i, drop i, duplicate i. The network holds at most kSlots
+// messages in a sorted fixed array (so the order in which messages were sent
+// does not split one world into many); a send into a full network is lost.
+// The network duplicates at most once per run, which keeps the world count
+// finite. The provider charges idempotently and acknowledges every charge
+// request it receives.
+//
+// Invariants: "paid only after the provider charged" and "the timer runs
+// only while pending". The search reaches 177 worlds, the farthest 9 steps
+// away.
+#ifndef MERILO_EXAMPLES_ORDER_SYSTEM_HPP
+#define MERILO_EXAMPLES_ORDER_SYSTEM_HPP
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include <merilo/explore/system.hpp>
+
+#include <order/order.hpp>
+
+namespace order {
+
+namespace ex = merilo::explore;
+
+/// A message in flight; `none` marks an empty slot.
+enum class Msg : std::uint8_t { none, charge, ack };
+
+[[nodiscard]] constexpr std::string_view name(Msg m) noexcept {
+  switch (m) {
+    case Msg::none: return "none";
+    case Msg::charge: return "charge";
+    case Msg::ack: return "ack";
+  }
+  return "?";
+}
+
+/// The adapter merilo explores.
+class System {
+ public:
+  static constexpr std::size_t kSlots = 3;
+  static constexpr ex::Kind kSubmit = 0;
+  static constexpr ex::Kind kCancel = 1;
+  static constexpr ex::Kind kTimer = 2;
+  static constexpr ex::Kind kDeliver = 3;
+  static constexpr ex::Kind kDrop = kDeliver + kSlots;
+  static constexpr ex::Kind kDuplicate = kDrop + kSlots;
+  static constexpr ex::Kind kKinds = kDuplicate + kSlots;
+
+  struct World {
+    Order order;
+    std::array<Msg, kSlots> net{};  // sorted, empty slots last
+    std::uint8_t charged = 0;       // the provider has charged
+    std::uint8_t timer = 0;         // the retry timer is armed
+    std::uint8_t dups_left = 1;     // duplications the network may still do
+    std::uint8_t cancels_left = 1;  // the user may cancel once
+    std::uint8_t pad = 0;
+  };
+  static_assert(merilo::fsm::ByteHashable<World>);
+
+  void reset() { w_ = World{Order::make(), {}, 0, 0, 1, 1, 0}; }
+  [[nodiscard]] std::size_t kinds() const { return kKinds; }
+
+  [[nodiscard]] bool enabled(ex::Kind k) const {
+    const State s = w_.order.state();
+    if (k == kSubmit) return s == State::idle;
+    if (k == kCancel) return w_.cancels_left > 0 && (s == State::idle || s == State::pending);
+    if (k == kTimer) return w_.timer != 0;
+    if (k < kDrop) return w_.net[k - kDeliver] != Msg::none;
+    if (k < kDuplicate) return w_.net[k - kDrop] != Msg::none;
+    return w_.dups_left > 0 && w_.net[k - kDuplicate] != Msg::none && w_.net[kSlots - 1] == Msg::none;
+  }
+
+  ex::Status apply(ex::Kind k) {
+    if (k == kSubmit) return fire(Event::submit);
+    if (k == kCancel) {
+      --w_.cancels_left;
+      return fire(Event::cancel);
+    }
+    if (k == kTimer) {
+      w_.timer = 0;  // it expired
+      return fire(Event::timeout);
+    }
+    if (k < kDrop) {
+      const Msg m = take(k - kDeliver);
+      if (m == Msg::charge) {
+        w_.charged = 1;
+        push(Msg::ack);
+        return {};
+      }
+      return fire(Event::ack);
+    }
+    if (k < kDuplicate) {
+      take(k - kDrop);
+      return {};
+    }
+    --w_.dups_left;
+    push(w_.net[k - kDuplicate]);
+    return {};
+  }
+
+  [[nodiscard]] const World& world() const { return w_; }
+  void restore(const World& w) { w_ = w; }
+
+  [[nodiscard]] ex::Status check() const {
+    const State s = w_.order.state();
+    if (s == State::paid && w_.charged == 0) {
+      return ex::Status::broken("paid only after the provider charged", "paid, but nothing was charged");
+    }
+    if (w_.timer != 0 && s != State::pending) {
+      return ex::Status::broken("the timer runs only while pending",
+                                "timer armed in " + std::string(name(s)));
+    }
+    return {};
+  }
+
+  [[nodiscard]] std::string tuple() const {
+    return "order:" + std::string(name(w_.order.state())) +
+           (w_.charged != 0 ? " provider:charged" : " provider:idle");
+  }
+
+  [[nodiscard]] bool settled() const {
+    return w_.order.mode() == Mode::closed && w_.net[0] == Msg::none && w_.timer == 0;
+  }
+
+  [[nodiscard]] std::string describe(ex::Kind k) const {
+    if (k == kSubmit) return "user submits";
+    if (k == kCancel) return "user cancels";
+    if (k == kTimer) return "timer fires";
+    const char* verb = k < kDrop ? "deliver" : k < kDuplicate ? "drop" : "duplicate";
+    const std::size_t slot = (k - kDeliver) % kSlots;
+    const Msg m = w_.net[slot];
+    const char* dir = m == Msg::charge ? "order->provider" : "provider->order";
+    return std::string(verb) + " " + std::string(name(m)) + " " + dir;
+  }
+
+  [[nodiscard]] std::array<const char*, 2> invariants() const {
+    return {"paid only after the provider charged", "the timer runs only while pending"};
+  }
+
+ private:
+  // Fires `e` at the order as its holder would, performing the actions.
+  ex::Status fire(Event e) {
+    const Mode before = w_.order.mode();
+    auto [next, actions, outcome] = w_.order.fire(e);
+    if (auto refusal = merilo::fsm::err(outcome)) {
+      return ex::Status::error(std::string(name(e)) + " in " + std::string(name(w_.order.state())) +
+                               " was " + std::string(refusal.what()));
+    }
+    if (!mode_change_allowed(before, next.mode())) {
+      return ex::Status::mode_change(std::string(name(before)) + " -> " + std::string(name(next.mode())));
+    }
+    w_.order = next;
+    actions.for_each([this](Action a) {
+      switch (a) {
+        case Action::send:
+        case Action::resend: push(Msg::charge); return;
+        case Action::start_timer: w_.timer = 1; return;
+        case Action::cancel_timer: w_.timer = 0; return;
+      }
+    });
+    return {};
+  }
+
+  Msg take(std::size_t slot) {
+    const Msg m = w_.net[slot];
+    w_.net[slot] = Msg::none;
+    normalize();
+    return m;
+  }
+
+  void push(Msg m) {
+    if (w_.net[kSlots - 1] != Msg::none) return;  // full: the network loses it
+    w_.net[kSlots - 1] = m;
+    normalize();
+  }
+
+  void normalize() {
+    std::sort(w_.net.begin(), w_.net.end(), [](Msg a, Msg b) {
+      if (a == Msg::none) return false;
+      if (b == Msg::none) return true;
+      return a < b;
+    });
+  }
+
+  World w_{};
+};
+
+}  // namespace order
+
+#endif  // MERILO_EXAMPLES_ORDER_SYSTEM_HPP
