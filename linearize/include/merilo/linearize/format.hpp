@@ -1,0 +1,93 @@
+// merilo/linearize/format.hpp — readable text for a check() result.
+//
+// `explain(result, describe_call, describe_violation)` renders a `Result`
+// from `check` as a few lines for a test report: the verdict, the order (or
+// the longest placed prefix), and at a dead end each thread's next call with
+// the reason it could not go next. The two callbacks turn a `CallRef` and a
+// violation into text; the layout is merilo's.
+//
+// Example:
+//
+//   auto text = merilo::linearize::explain(
+//       result,
+//       [&](merilo::linearize::CallRef c) { return show(histories[c.history][c.index]); },
+//       [](const std::string& v) { return v; });
+//
+// which, for a stale read, reads like
+//
+//   not linearizable (4 evaluations, 2 ruled-out states)
+//   placed 1 of 3 calls:
+//     1. thread 0 #0  write 1 -> ok
+//   then no thread's next call can go next:
+//     thread 1 #0  read -> 0   violates: read 0 but the register holds 1
+//     thread 1 ...
+#ifndef MERILO_LINEARIZE_FORMAT_HPP
+#define MERILO_LINEARIZE_FORMAT_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <merilo/linearize/check.hpp>
+
+namespace merilo::linearize {
+
+namespace detail {
+/// A check() result with every call and violation already turned into text;
+/// formatted once, in src/format.cpp.
+struct ResultText {
+  struct Line {
+    CallRef call;
+    std::string text;
+  };
+  struct Next {
+    CallRef call;
+    std::string text;
+    Blocked why = Blocked::violated;
+    std::string reason;  // the violation, or the overtaking call
+    CallRef overtaken_by;
+  };
+  Verdict verdict = Verdict::undecided;
+  std::string error;
+  std::uint64_t evaluations = 0;
+  std::uint64_t memo_entries = 0;
+  std::size_t total_calls = 0;
+  std::vector<Line> placed;  // the order, or the prefix
+  std::vector<Next> next;
+};
+
+[[nodiscard]] std::string format_result(const ResultText& text);
+}  // namespace detail
+
+/// A few lines describing `result` (see the top of this file).
+/// `describe_call(CallRef) -> std::string` and
+/// `describe_violation(const V&) -> std::string` supply the words; the
+/// callbacks may throw only what `explain` may throw (it is a reporting
+/// helper, not a merilo entry point).
+template <class V, class DescribeCall, class DescribeViolation>
+[[nodiscard]] std::string explain(const Result<V>& result, std::size_t total_calls,
+                                  DescribeCall&& describe_call,
+                                  DescribeViolation&& describe_violation) {
+  detail::ResultText text;
+  text.verdict = result.verdict;
+  text.error = result.error;
+  text.evaluations = result.evaluations;
+  text.memo_entries = result.memo_entries;
+  text.total_calls = total_calls;
+  const std::vector<CallRef>& placed =
+      result.verdict == Verdict::linearizable ? result.order : result.explanation.prefix;
+  for (const CallRef& c : placed) text.placed.push_back({c, describe_call(c)});
+  for (const NextCall<V>& n : result.explanation.next) {
+    detail::ResultText::Next entry{n.call, describe_call(n.call), n.why, {}, n.overtaken_by};
+    if (n.why == Blocked::violated && n.violation) entry.reason = describe_violation(*n.violation);
+    if (n.why == Blocked::overtaken) entry.reason = describe_call(n.overtaken_by);
+    text.next.push_back(std::move(entry));
+  }
+  return detail::format_result(text);
+}
+
+}  // namespace merilo::linearize
+
+#endif  // MERILO_LINEARIZE_FORMAT_HPP

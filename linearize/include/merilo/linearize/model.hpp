@@ -1,0 +1,99 @@
+// merilo/linearize/model.hpp — what a model and a spec must be for the
+// linearizability checkers.
+//
+// Both checkers (`check` for a few short per-thread histories, and
+// `check_history` for long recorded ones) judge calls against a sequential
+// *model*: a plain value the checker copies, hashes and compares, so it can
+// remember which (progress, model) states it has already ruled out. The
+// behaviour is given by a *spec*, an object with two const member functions:
+//
+//   std::optional<V> postcondition(const M& model, const C& cmd, const R& rsp) const;
+//   M next_model(const M& model, const C& cmd) const;
+//
+// `postcondition` returns nothing when `rsp` is a response the object in
+// state `model` may give to `cmd`, or a violation `V` (any copyable value:
+// a string, the parallel tester's own violation type) saying why not.
+// `next_model` is the state after `cmd` took effect. Both must be pure: the
+// checker calls them in any order, many times, on copies.
+//
+// Example:
+//
+//   struct Counter { std::int64_t value = 0; friend bool operator==(const Counter&, const Counter&) = default; };
+//   enum class Op : std::uint8_t { inc, get };
+//   struct CounterSpec {
+//     std::optional<std::string> postcondition(const Counter& m, Op op, std::int64_t got) const {
+//       if (op == Op::get && got != m.value) return "stale get";
+//       return std::nullopt;
+//     }
+//     Counter next_model(const Counter& m, Op op) const {
+//       return op == Op::inc ? Counter{m.value + 1} : m;
+//     }
+//   };
+//
+// NOTE: `Counter` above is `fsm::ByteHashable` (trivially copyable, no
+// padding), so its bytes are its identity. A model holding a std::string, a
+// std::deque or padding instead supplies `feed` (see `fsm::FeedsBytes`),
+// which hands the bytes that identify its value to a sink. The checkers
+// refuse, at compile time, a model that is neither.
+#ifndef MERILO_LINEARIZE_MODEL_HPP
+#define MERILO_LINEARIZE_MODEL_HPP
+
+#include <concepts>     // std::copyable, std::equality_comparable
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::uint64_t
+#include <optional>     // postcondition results
+#include <type_traits>  // std::remove_cvref_t
+#include <utility>      // std::declval
+
+#include <merilo/fsm/fsm.hpp>  // fsm::ByteHashable, fsm::FeedsBytes
+
+namespace merilo::linearize {
+
+/// A model state the checkers can remember: copyable, comparable with `==`,
+/// and hashable by its bytes (`fsm::ByteHashable`) or through `feed`
+/// (`fsm::FeedsBytes`).
+///
+/// NOTE: `==` must agree with the bytes: two models that feed the same bytes
+/// must compare equal. The checkers compare exactly after a hash match, so a
+/// hash collision never merges two different states.
+template <class M>
+concept Model = std::copyable<M> && std::equality_comparable<M> &&
+                (fsm::ByteHashable<M> || fsm::FeedsBytes<M>);
+
+namespace detail {
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+}  // namespace detail
+
+/// A spec for model `M`, command `C` and response `R`: a `postcondition`
+/// returning `std::optional<V>` and a `next_model` returning an `M`.
+template <class S, class M, class C, class R>
+concept SpecFor = requires(const S& spec, const M& model, const C& cmd, const R& response) {
+  { spec.next_model(model, cmd) } -> std::convertible_to<M>;
+  requires detail::is_optional<
+      std::remove_cvref_t<decltype(spec.postcondition(model, cmd, response))>>::value;
+};
+
+/// The violation type `V` of a spec: what its `postcondition` returns inside
+/// the optional.
+template <class S, class M, class C, class R>
+using violation_t = typename std::remove_cvref_t<decltype(std::declval<const S&>().postcondition(
+    std::declval<const M&>(), std::declval<const C&>(), std::declval<const R&>()))>::value_type;
+
+/// What a check concluded.
+enum class Verdict : std::uint8_t {
+  linearizable,      ///< An order was found; `Result::order` holds it.
+  not_linearizable,  ///< Every order was ruled out; the explanation says where it stuck.
+  undecided,         ///< The budget (or time) ran out first. Never a pass.
+  usage_error,       ///< The input broke a rule of the API; `error` says which.
+  crashed,           ///< A spec or model function threw; `error` holds its message.
+};
+
+/// "linearizable", "not linearizable", "undecided", "usage error", "crashed".
+[[nodiscard]] const char* name(Verdict v) noexcept;
+
+}  // namespace merilo::linearize
+
+#endif  // MERILO_LINEARIZE_MODEL_HPP
