@@ -1,0 +1,113 @@
+// merilo/fuzz/detail/run_inl.hpp — the body of Runner<S>::run.
+#ifndef MERILO_FUZZ_DETAIL_RUN_INL_HPP
+#define MERILO_FUZZ_DETAIL_RUN_INL_HPP
+
+#include <exception>
+#include <utility>
+
+#include <merilo/explore/detail/explorer_inl.hpp>  // crash_detail
+#include <merilo/explore/detail/guard.hpp>
+
+namespace merilo::fuzz {
+
+template <explore::System S>
+Run Runner<S>::run(std::span<const std::uint8_t> input) {
+  Run out;
+  out.error = detail::check_max_depth(max_depth_);
+  if (out.error.empty() && explore::detail::inside_merilo()) {
+    out.error = explore::detail::kReentryError;
+  }
+  if (!out.error.empty()) {
+    out.stop = Stop::error;
+    return out;
+  }
+  explore::detail::EntryGuard guard;
+  const char* where = "reset";
+  try {
+    sys_->reset();
+    where = "kinds";
+    Input in(input, static_cast<std::size_t>(sys_->kinds()));
+    where = "check";
+    explore::Status initial = sys_->check();
+    if (!initial.ok()) {
+      out.violation = {explore::ViolationKind::invariant, {}, initial.invariant(),
+                       initial.detail()};
+      out.stop = Stop::violation;
+      return out;
+    }
+    where = "enabled/settled/apply/check";
+    steps(in, out);
+  } catch (...) {
+    out.violation = {explore::ViolationKind::crash, out.trace, {},
+                     explore::detail::crash_detail(where, std::current_exception())};
+    out.stop = Stop::violation;
+  }
+  return out;
+}
+
+template <explore::System S>
+void Runner<S>::steps(Input& in, Run& out) {
+  using explore::Status;
+  using explore::ViolationKind;
+  const std::size_t kinds = static_cast<std::size_t>(sys_->kinds());
+  bool draining = false;
+  for (;;) {
+    enabled_.clear();
+    for (explore::Kind k = 0; k < kinds; ++k) {
+      if (sys_->enabled(k)) enabled_.push_back(k);
+    }
+    if (enabled_.empty()) {
+      if (sys_->settled()) {
+        out.stop = Stop::quiescent;
+      } else {
+        out.violation = {ViolationKind::deadlock, out.trace, {},
+                         "no kind is enabled and the system is not settled"};
+        out.stop = Stop::violation;
+      }
+      return;
+    }
+    if (out.trace.size() >= max_depth_) {
+      out.stop = Stop::max_depth;
+      return;
+    }
+    std::uint64_t value = 0;
+    if (!draining && !in.next(value)) draining = true;
+    if (draining) {
+      if (sys_->settled()) {
+        out.stop = Stop::settled;
+        return;
+      }
+      value = 0;
+    }
+    candidates_.clear();
+    for (explore::Kind k : enabled_) {
+      if (!in.masked(k)) candidates_.push_back(k);
+    }
+    // A mask that hides every enabled kind is ignored for this step.
+    const std::span<const explore::Kind> from =
+        candidates_.empty() ? std::span<const explore::Kind>(enabled_) : candidates_;
+    const explore::Kind k = choose(value, from);
+    Status s = sys_->apply(k);
+    out.trace.push_back(k);
+    if (!draining) ++out.input_steps;
+    if (!s.ok()) {
+      const auto kind = s.code() == Status::Code::mode_change ? ViolationKind::mode_change
+                                                               : ViolationKind::apply_error;
+      std::string detail = s.detail();
+      if (s.code() == Status::Code::broken) detail = "apply returned broken(" + s.invariant() + ")";
+      out.violation = {kind, out.trace, {}, std::move(detail)};
+      out.stop = Stop::violation;
+      return;
+    }
+    Status inv = sys_->check();
+    if (!inv.ok()) {
+      out.violation = {ViolationKind::invariant, out.trace, inv.invariant(), inv.detail()};
+      out.stop = Stop::violation;
+      return;
+    }
+  }
+}
+
+}  // namespace merilo::fuzz
+
+#endif  // MERILO_FUZZ_DETAIL_RUN_INL_HPP

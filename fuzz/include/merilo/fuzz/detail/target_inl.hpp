@@ -1,0 +1,117 @@
+// merilo/fuzz/detail/target_inl.hpp — the body of Target<S>.
+#ifndef MERILO_FUZZ_DETAIL_TARGET_INL_HPP
+#define MERILO_FUZZ_DETAIL_TARGET_INL_HPP
+
+#include <cstdlib>
+#include <exception>
+#include <utility>
+#include <vector>
+
+#include <merilo/explore/trace.hpp>
+#include <merilo/fuzz/corpus.hpp>
+
+namespace merilo::fuzz {
+
+template <explore::System S>
+Target<S>::Target(S sys, TargetOptions options, std::string system_expr)
+    : sys_(std::move(sys)),
+      options_(options),
+      system_expr_(std::move(system_expr)),
+      runner_(sys_, options.max_depth) {}
+
+template <explore::System S>
+int Target<S>::initialize(int* argc, char*** argv) {
+  const std::string dir = argc != nullptr && argv != nullptr ? detail::seed_dir(*argc, *argv) : "";
+  const std::string error = detail::check_target(options_, !dir.empty());
+  if (!error.empty()) detail::fail(error, 2);
+  if (dir.empty()) return 0;
+  const Seeded seeded = seed(dir);
+  detail::print_err(seed_report(seeded, dir));
+  std::exit(seeded.ok() ? 0 : 1);
+}
+
+template <explore::System S>
+Run Target<S>::run(std::span<const std::uint8_t> input) {
+  ++executions_;
+  return runner_.run(input);
+}
+
+template <explore::System S>
+int Target<S>::test_one_input(const std::uint8_t* data, std::size_t size) {
+  const Run r = run(std::span<const std::uint8_t>(data, size));
+  if (!r.error.empty()) detail::fail("ERROR: " + r.error + "\n", 2);
+  if (r.violation.found()) {
+    detail::print_err(report(r, size));
+    std::abort();
+  }
+  return 0;
+}
+
+template <explore::System S>
+std::string Target<S>::report(const Run& r, std::size_t input_size) {
+  detail::CrashInfo info;
+  info.target = options_.name;
+  info.violation = r.violation.describe();
+  info.input_size = input_size;
+  info.input_steps = r.input_steps;
+  info.drained = r.drained();
+  info.executions = executions_;
+  const explore::Trace& trace = r.violation.trace;
+  const explore::Replayed again = explore::replay(sys_, trace);
+  if (again.violation.kind != r.violation.kind || again.violation.trace != trace) {
+    info.replayed = again.describe();
+  }
+  info.table = explore::format(sys_, trace);
+  std::string test_name = options_.name;
+  test_name += '_';
+  for (char c : explore::name(r.violation.kind)) test_name += c == ' ' ? '_' : c;
+  info.test = explore::replay_test("Replay", test_name, system_expr_, trace);
+  return detail::crash_report(info);
+}
+
+template <explore::System S>
+Seeded Target<S>::seed(const std::string& dir) {
+  Seeded out;
+  out.error = detail::check_target(options_, true);
+  if (!out.error.empty()) return out;
+  out.search = explore::explore(sys_, options_.explore);
+  if (!out.search.error.empty()) {
+    out.error = out.search.error;
+    return out;
+  }
+  if (out.search.violation.found()) return out;
+  std::vector<std::vector<std::uint8_t>> inputs;
+  inputs.reserve(out.search.tuple_traces.size());
+  for (const explore::Trace& t : out.search.tuple_traces) {
+    FuzzBytes b = to_fuzz_bytes(sys_, t);
+    if (!b.ok()) {
+      out.error = b.error;
+      return out;
+    }
+    if (t.size() > options_.max_depth) ++out.too_long;
+    inputs.push_back(std::move(b.bytes));
+  }
+  out.error = write_seeds(dir, inputs);
+  if (out.error.empty()) out.written = inputs.size();
+  return out;
+}
+
+template <explore::System S>
+std::string Target<S>::seed_report(const Seeded& seeded, const std::string& dir) {
+  if (!seeded.error.empty()) return "ERROR: " + seeded.error + "\n";
+  std::string text = detail::seed_summary(options_.name, dir, seeded.written, seeded.too_long,
+                                          options_.max_depth, seeded.search);
+  const explore::Violation& v = seeded.search.violation;
+  if (v.found()) {
+    std::string test_name = std::string(options_.name) + "_";
+    for (char c : explore::name(v.kind)) test_name += c == ' ' ? '_' : c;
+    text += explore::format(sys_, v.trace);
+    text += "\nPin it with this test, which fails while the bug is there:\n\n";
+    text += explore::replay_test("Replay", test_name, system_expr_, v.trace);
+  }
+  return text;
+}
+
+}  // namespace merilo::fuzz
+
+#endif  // MERILO_FUZZ_DETAIL_TARGET_INL_HPP

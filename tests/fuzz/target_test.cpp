@@ -1,0 +1,234 @@
+// target_test.cpp — the libFuzzer glue: seeding, the crash report, the
+// abort that lets the fuzzer keep an input, and the replay driver.
+#include <merilo/fuzz/corpus.hpp>
+#include <merilo/fuzz/target.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "fixtures.hpp"
+
+namespace {
+
+namespace fz = merilo::fuzz;
+namespace fs = std::filesystem;
+using merilo::explore::Trace;
+using Bytes = std::vector<std::uint8_t>;
+
+fixtures::Recorder small(std::uint8_t poison = 0xFF) {
+  fixtures::Recorder sys;
+  sys.stop_at = 3;
+  sys.poison = poison;
+  return sys;
+}
+
+fz::TargetOptions options(std::size_t max_states = 1000) {
+  return {.name = "Recorder", .max_depth = 8, .explore = {.max_states = max_states, .quiet = true}};
+}
+
+std::string fresh_dir(const std::string& name) {
+  const fs::path p = fs::path(::testing::TempDir()) / ("merilo_fuzz_" + name);
+  fs::remove_all(p);
+  return p.string();
+}
+
+void write_file(const fs::path& p, const Bytes& b) {
+  std::ofstream f(p, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+TEST(FuzzTarget, SeedsOneInputPerTupleFromTheShortestTraces) {
+  fz::Target<fixtures::Recorder> target(small(), options(), "fixtures::Recorder{}");
+  const std::string dir = fresh_dir("seeds");
+  const fz::Seeded s = target.seed(dir);
+  ASSERT_TRUE(s.ok()) << s.error;
+  EXPECT_TRUE(s.search.complete);
+  ASSERT_EQ(s.search.tuples, (std::vector<std::string>{"r:0", "r:1", "r:2"}));
+  EXPECT_EQ(s.written, 3u);
+  std::string error;
+  const std::vector<fz::InputFile> files = fz::read_inputs(dir, error);
+  ASSERT_TRUE(error.empty()) << error;
+  ASSERT_EQ(files.size(), 3u);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    EXPECT_EQ(fs::path(files[i].path).filename().string(), "merilo-seed-000" + std::to_string(i));
+    EXPECT_EQ(files[i].bytes, fz::to_fuzz_bytes(4, s.search.tuple_traces[i]).bytes);
+  }
+  // Each seed replays its trace: the shortest route to its tuple.
+  EXPECT_EQ(s.search.tuple_traces[2], (Trace{0, 0}));
+  const fz::Run r = target.run(files[2].bytes);
+  EXPECT_EQ(Trace(r.trace.begin(), r.trace.begin() + 2), (Trace{0, 0}));
+  EXPECT_EQ(r.input_steps, 2u);
+}
+
+TEST(FuzzTarget, SeedingAgainReplacesOnlyItsOwnSeeds) {
+  const std::string dir = fresh_dir("reseed");
+  fs::create_directories(dir);
+  write_file(fs::path(dir) / "merilo-seed-0099", {1, 2, 3});
+  write_file(fs::path(dir) / "found-by-libfuzzer", {0, 3});
+  fz::Target<fixtures::Recorder> target(small(), options());
+  ASSERT_TRUE(target.seed(dir).ok());
+  EXPECT_FALSE(fs::exists(fs::path(dir) / "merilo-seed-0099"));
+  EXPECT_TRUE(fs::exists(fs::path(dir) / "found-by-libfuzzer"));
+  EXPECT_TRUE(fs::exists(fs::path(dir) / "merilo-seed-0002"));
+}
+
+TEST(FuzzTarget, SeedingThatFindsAViolationWritesNothingAndReportsIt) {
+  fz::Target<fixtures::Recorder> target(small(2), options(), "fixtures::Recorder{}");
+  const std::string dir = fresh_dir("violation");
+  const fz::Seeded s = target.seed(dir);
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.search.violation.trace, (Trace{2}));
+  EXPECT_EQ(s.written, 0u);
+  EXPECT_FALSE(fs::exists(dir));
+  const std::string text = target.seed_report(s, dir);
+  EXPECT_NE(text.find("ERROR: seeding fuzz target Recorder: the search found invariant \"sound\""),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("#1 kind 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("TEST(Replay, Recorder_invariant)"), std::string::npos) << text;
+}
+
+TEST(FuzzTarget, SeedingNeedsAnExploreBound) {
+  fz::Target<fixtures::Recorder> target(small(), {.name = "R", .max_depth = 5});
+  const fz::Seeded s = target.seed(fresh_dir("nobound"));
+  EXPECT_NE(s.error.find("seeding needs TargetOptions::explore.max_states"), std::string::npos)
+      << s.error;
+}
+
+TEST(FuzzTarget, SeedingWarnsAboutSeedsLongerThanMaxDepth) {
+  fixtures::Recorder sys;
+  sys.stop_at = 3;
+  fz::Target<fixtures::Recorder> target(sys, {.name = "R", .max_depth = 1,
+                                              .explore = {.max_states = 1000, .quiet = true}});
+  const std::string dir = fresh_dir("toolong");
+  const fz::Seeded s = target.seed(dir);
+  ASSERT_TRUE(s.ok()) << s.error;
+  EXPECT_EQ(s.too_long, 1u);  // the trace {0, 0} to r:2
+  EXPECT_NE(target.seed_report(s, dir).find("1 seeds are longer than max_depth=1"),
+            std::string::npos);
+}
+
+TEST(FuzzTarget, TheReportHasTheTraceAndAPasteReadyReplayTest) {
+  fz::Target<fixtures::Recorder> target(small(3), options(), "fixtures::Recorder{}");
+  const Bytes input = {0x00, 1, 3};
+  const fz::Run r = target.run(input);
+  ASSERT_TRUE(r.violation.found());
+  const std::string text = target.report(r, input.size());
+  EXPECT_NE(text.find("==merilo== ERROR: fuzz target Recorder found invariant \"sound\" at step 2"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("input of 3 bytes: 2 steps from its choices, 0 drained"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("#1 kind 1 | r:1\n#2 kind 3 | r:2\nVIOLATION"), std::string::npos) << text;
+  EXPECT_NE(text.find("TEST(Replay, Recorder_invariant) {\n  auto sys = fixtures::Recorder{};\n"
+                      "  merilo::testing::expect_replay_ok(sys, merilo::explore::Trace{1, 3});"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("WARNING"), std::string::npos) << text;
+}
+
+TEST(FuzzTarget, TestOneInputReturnsZeroWhenNoRuleBreaks) {
+  fz::Target<fixtures::Recorder> target(small(), options());
+  const Bytes input = {0x00, 1, 2};
+  EXPECT_EQ(target.test_one_input(input.data(), input.size()), 0);
+  EXPECT_EQ(target.executions(), 1u);
+}
+
+TEST(FuzzTargetDeathTest, TestOneInputPrintsTheReportAndAbortsOnAViolation) {
+  fz::Target<fixtures::Recorder> target(small(3), options());
+  const Bytes input = {0x00, 3};
+  EXPECT_DEATH(target.test_one_input(input.data(), input.size()),
+               "found invariant \"sound\" at step 1(.|\n)*#1 kind 3(.|\n)*TEST\\(Replay");
+}
+
+TEST(FuzzTargetDeathTest, InitializeRefusesAMissingMaxDepth) {
+  fz::Target<fixtures::Recorder> target(small(), {.name = "R"});
+  int argc = 1;
+  char arg0[] = "target";
+  char* args[] = {arg0, nullptr};
+  char** argv = args;
+  EXPECT_EXIT(target.initialize(&argc, &argv), ::testing::ExitedWithCode(2),
+              "max_depth is required");
+}
+
+void seed_through_initialize(std::string flag) {
+  fz::Target<fixtures::Recorder> target(small(), options());
+  int argc = 2;
+  char arg0[] = "target";
+  char* args[] = {arg0, flag.data(), nullptr};
+  char** argv = args;
+  target.initialize(&argc, &argv);
+}
+
+TEST(FuzzTargetDeathTest, InitializeWithMeriloSeedSeedsAndExits) {
+  const std::string dir = fresh_dir("init");
+  EXPECT_EXIT(seed_through_initialize("-merilo_seed=" + dir), ::testing::ExitedWithCode(0),
+              "seeded Recorder with 3 inputs");
+  EXPECT_TRUE(fs::exists(fs::path(dir) / "merilo-seed-0000"));
+}
+
+TEST(FuzzTarget, InitializeWithoutTheSeedFlagOnlyChecksTheOptions) {
+  fz::Target<fixtures::Recorder> target(small(), options());
+  int argc = 2;
+  char arg0[] = "target";
+  char arg1[] = "-runs=10";
+  char* args[] = {arg0, arg1, nullptr};
+  char** argv = args;
+  EXPECT_EQ(target.initialize(&argc, &argv), 0);
+}
+
+// A global target for the replay driver, as the macro makes one.
+fz::Target<fixtures::Recorder>& global_target() {
+  static fz::Target<fixtures::Recorder> t(small(3), options(), "fixtures::Recorder{}");
+  return t;
+}
+int test_one(const std::uint8_t* d, std::size_t n) { return global_target().test_one_input(d, n); }
+
+TEST(FuzzReplayDriver, ReplaysEveryFileOfADirectory) {
+  const std::string dir = fresh_dir("driver");
+  fs::create_directories(dir);
+  write_file(fs::path(dir) / "a", {0x00, 1, 1});
+  write_file(fs::path(dir) / "b", {0x00, 0});
+  write_file(fs::path(dir) / "c", {});
+  const auto before = global_target().executions();
+  std::string d = dir;
+  char arg0[] = "driver";
+  char flag[] = "-runs=0";
+  char* argv[] = {arg0, flag, d.data(), nullptr};
+  EXPECT_EQ(fz::replay_main(3, argv, nullptr, test_one), 0);
+  EXPECT_EQ(global_target().executions() - before, 3u);
+}
+
+TEST(FuzzReplayDriver, RefusesNoInputsAndMissingPaths) {
+  char arg0[] = "driver";
+  char* none[] = {arg0, nullptr};
+  EXPECT_EQ(fz::replay_main(1, none, nullptr, test_one), 2);
+  char missing[] = "/nonexistent/merilo/input";
+  char* bad[] = {arg0, missing, nullptr};
+  EXPECT_EQ(fz::replay_main(2, bad, nullptr, test_one), 2);
+  const std::string dir = fresh_dir("empty");
+  fs::create_directories(dir);
+  std::string d = dir;
+  char* empty[] = {arg0, d.data(), nullptr};
+  EXPECT_EQ(fz::replay_main(2, empty, nullptr, test_one), 2);
+}
+
+TEST(FuzzReplayDriverDeathTest, ACrashingFileReproducesTheSameTrace) {
+  const std::string dir = fresh_dir("crash");
+  fs::create_directories(dir);
+  // The mask keeps kind 0 out: choice 9 is 9 % 3 -> kind 1, then 3 (the
+  // poison) is taken as it is.
+  write_file(fs::path(dir) / "crash-1", {0b0001, 9, 3});
+  std::string f = (fs::path(dir) / "crash-1").string();
+  char arg0[] = "driver";
+  char* argv[] = {arg0, f.data(), nullptr};
+  EXPECT_DEATH(fz::replay_main(2, argv, nullptr, test_one),
+               "Running: .*crash-1(.|\n)*#1 kind 1 \\| r:1\n#2 kind 3 \\| r:2\nVIOLATION");
+}
+
+}  // namespace
