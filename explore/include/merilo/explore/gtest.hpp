@@ -59,26 +59,30 @@ inline std::string pinned_name(std::string_view kind) {
 
 }  // namespace detail
 
+// Each call reports failures at the caller's file and line (the defaulted
+// `file`/`line` arguments; leave them alone).
+
 /// Explores `sys` and fails the current test on a usage error, on a
 /// violation (with its formatted trace and a paste-ready replay test), and on
 /// truncation when `options.require_complete` is set. Returns the result for
 /// further assertions.
 template <explore::System S>
-explore::Result explore(S& sys, const explore::Options& options) {
+explore::Result explore(S& sys, const explore::Options& options, const char* file = __builtin_FILE(),
+                        int line = __builtin_LINE()) {
   explore::Result r = explore::explore(sys, options);
   if (!r.error.empty()) {
-    ADD_FAILURE() << r.error;
+    ADD_FAILURE_AT(file, line) << r.error;
     return r;
   }
   if (r.violation.found()) {
-    ADD_FAILURE() << "merilo found a violation: " << r.violation.describe() << "\n\n"
+    ADD_FAILURE_AT(file, line) << "merilo found a violation: " << r.violation.describe() << "\n\n"
                   << explore::format(sys, r.violation.trace)
                   << "\nPin it with this test, which fails while the bug is there:\n\n"
                   << explore::replay_test("Replay",
                                           detail::pinned_name(explore::name(r.violation.kind)),
                                           detail::type_name<S>() + "{}", r.violation.trace);
   } else if (options.require_complete && !r.complete) {
-    ADD_FAILURE() << "merilo: the search stopped at max_states=" << options.max_states
+    ADD_FAILURE_AT(file, line) << "merilo: the search stopped at max_states=" << options.max_states
                   << " before checking every world (every world within depth " << r.depth
                   << " was checked); raise max_states or shrink the system\n"
                   << r.summary();
@@ -89,10 +93,11 @@ explore::Result explore(S& sys, const explore::Options& options) {
 /// Replays `trace` and fails the current test if it breaks a rule or no
 /// longer fits, printing the formatted trace.
 template <explore::System S>
-void expect_replay_ok(S& sys, const explore::Trace& trace) {
+void expect_replay_ok(S& sys, const explore::Trace& trace, const char* file = __builtin_FILE(),
+                      int line = __builtin_LINE()) {
   const explore::Replayed r = explore::replay(sys, trace);
   if (!r.ok()) {
-    ADD_FAILURE() << "replay of " << explore::to_string(trace) << ": " << r.describe() << "\n\n"
+    ADD_FAILURE_AT(file, line) << "replay of " << explore::to_string(trace) << ": " << r.describe() << "\n\n"
                   << explore::format(sys, trace);
   }
 }
@@ -100,10 +105,11 @@ void expect_replay_ok(S& sys, const explore::Trace& trace) {
 /// Replays `trace` and fails the current test unless it breaks a rule of
 /// `kind` at its last step (a seeded bug is still found where it was).
 template <explore::System S>
-void expect_replay_finds(S& sys, const explore::Trace& trace, explore::ViolationKind kind) {
+void expect_replay_finds(S& sys, const explore::Trace& trace, explore::ViolationKind kind,
+                         const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   const explore::Replayed r = explore::replay(sys, trace);
   if (!r.error.empty() || r.violation.kind != kind || r.violation.trace != trace) {
-    ADD_FAILURE() << "expected " << explore::name(kind) << " at step " << trace.size()
+    ADD_FAILURE_AT(file, line) << "expected " << explore::name(kind) << " at step " << trace.size()
                   << " of " << explore::to_string(trace) << ", got: " << r.describe() << "\n\n"
                   << explore::format(sys, trace);
   }
@@ -112,9 +118,9 @@ void expect_replay_finds(S& sys, const explore::Trace& trace, explore::Violation
 /// Fires every event at every machine of `table` and fails the current test
 /// with every pair that broke a rule.
 template <explore::Totality T>
-void expect_total(const T& table) {
+void expect_total(const T& table, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   const explore::TotalResult r = explore::total(table);
-  if (!r.ok()) ADD_FAILURE() << r.report();
+  if (!r.ok()) ADD_FAILURE_AT(file, line) << r.report();
 }
 
 }  // namespace merilo::testing
