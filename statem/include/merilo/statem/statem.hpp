@@ -187,7 +187,7 @@ concept Spec =
 struct Config {
   /// Required: a check without a seed is a usage error. Seeds are
   /// full 64-bit values (0 is a seed like any other).
-  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> seed = std::nullopt;
   /// Runs (command lists) per check; at least 1.
   std::size_t test_count = 100;
   /// Each run draws a length uniformly in [1, max_commands]; at least 1. The
@@ -204,7 +204,7 @@ struct Config {
   /// run, never for a dropped candidate); `stop_shrinking` keeps the best
   /// list so far. Empty means always keep shrinking. Close over a deadline
   /// here when candidates cost wall time.
-  std::function<ShrinkStop()> shrink_stop;
+  std::function<ShrinkStop()> shrink_stop = nullptr;
 };
 
 /// A failing run, shrunk.
