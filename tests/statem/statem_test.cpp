@@ -1,0 +1,453 @@
+// statem's contract: seeds and reproduction, replay, reports, crashes,
+// teardown, retries, bounds and the same-tag rule.
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "systems.hpp"
+
+namespace st = merilo::statem;
+namespace sys = statem_systems;
+
+namespace {
+
+/// What a probe spec saw.
+struct Log {
+  int built = 0;
+  int torn = 0;
+  std::vector<std::pair<int, int>> teardowns;  // (system id, steps it ran)
+  int executions = 0;
+  int stop_asked = 0;
+};
+
+/// A system that counts the commands it ran.
+struct Probe {
+  int id = 0;
+  int steps = 0;
+};
+
+enum class Throw : std::uint8_t {
+  none, new_sut, execute, finish, teardown, precondition, next_model, command, non_std
+};
+
+/// Commands are integers 0..100; `rule` decides which lists fail, `throws`
+/// which callback throws (on commands >= 50, or always for new_sut/teardown).
+struct ProbeSpec {
+  using model_type = std::vector<int>;
+  using command_type = int;
+  using sut_type = Probe;
+
+  std::shared_ptr<Log> log = std::make_shared<Log>();
+  std::function<st::Verdict(const std::vector<int>& before, int cmd)> rule = nullptr;
+  Throw throws = Throw::none;
+
+  model_type initial() const { return {}; }
+  st::Gen<int> command(const model_type& m) const {
+    if (throws == Throw::command && m.size() == 2) throw std::runtime_error("no generator today");
+    return st::integer(0, 100);
+  }
+  st::Admission precondition(const model_type& /*m*/, const int& c) const {
+    if (throws == Throw::precondition && c >= 50) throw std::runtime_error("precondition boom");
+    return st::Admission::admit;
+  }
+  model_type next_model(const model_type& m, const int& c) const {
+    if (throws == Throw::next_model && c >= 50) throw std::runtime_error("next_model boom");
+    model_type next = m;
+    next.push_back(c);
+    return next;
+  }
+  sut_type new_sut() const {
+    if (throws == Throw::new_sut) throw std::runtime_error("cannot build");
+    return Probe{++log->built, 0};
+  }
+  st::Verdict execute(sut_type& p, const model_type& before, const int& c) const {
+    if (static_cast<int>(before.size()) != p.steps) {
+      return st::fail("probe.model", "execute did not get the model before the command");
+    }
+    if (throws == Throw::execute && c >= 50) throw std::runtime_error("boom");
+    if (throws == Throw::non_std && c >= 50) throw 42;
+    if (rule) {
+      if (st::Verdict v = rule(before, c)) return v;
+    }
+    ++p.steps;
+    return st::ok();
+  }
+  st::Verdict finish(sut_type& /*p*/, const model_type& m) const {
+    if (throws == Throw::finish) {
+      for (int c : m) {
+        if (c >= 50) throw std::runtime_error("finish boom");
+      }
+    }
+    return st::ok();
+  }
+  void teardown(sut_type& p) const {
+    ++log->torn;
+    log->teardowns.emplace_back(p.id, p.steps);
+    if (throws == Throw::teardown) throw std::runtime_error("teardown boom");
+  }
+};
+
+/// Fails with `tag` at any command >= 50.
+auto at_least_50(std::string tag) {
+  return [tag](const std::vector<int>& /*before*/, int c) -> st::Verdict {
+    if (c >= 50) return st::fail(tag, fmt::format("saw {}", c));
+    return st::ok();
+  };
+}
+
+st::Config seeded(std::uint64_t seed) { return st::Config{.seed = seed}; }
+
+}  // namespace
+
+// ---- usage ---------------------------------------------------------------------
+
+TEST(StatemUsage, AMissingSeedIsAUsageErrorAndNothingRuns) {
+  ProbeSpec spec;
+  auto r = st::check(spec, st::Config{});
+  EXPECT_NE(r.error.find("Config::seed is required"), std::string::npos) << r.error;
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.runs, 0U);
+  EXPECT_EQ(spec.log->built, 0);
+  EXPECT_FALSE(st::check_run(spec, st::Config{}, 0).error.empty());
+  EXPECT_FALSE(st::commands(spec, st::Config{}, 0).error.empty());
+}
+
+TEST(StatemUsage, ZeroTestsOrZeroCommandsAreUsageErrors) {
+  ProbeSpec spec;
+  EXPECT_NE(st::check(spec, {.seed = 1, .test_count = 0}).error.find("test_count"),
+            std::string::npos);
+  EXPECT_NE(st::check(spec, {.seed = 1, .max_commands = 0}).error.find("max_commands"),
+            std::string::npos);
+  EXPECT_EQ(spec.log->built, 0);
+}
+
+// ---- runs, seeds and reproduction ------------------------------------------------
+
+TEST(StatemRuns, ACorrectSystemPassesEveryRunOnAFreshSystemEach) {
+  ProbeSpec spec;
+  auto r = st::check(spec, {.seed = 3, .test_count = 50});
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.runs, 50U);
+  EXPECT_EQ(spec.log->built, 50);
+  EXPECT_EQ(spec.log->torn, 50);
+}
+
+TEST(StatemRuns, CommandsReturnsTheFailingRunsOriginalListWithoutExecutingIt) {
+  const st::Config config = seeded(12);
+  auto r = st::check(sys::kv::Spec{}, config);
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(st::commands(sys::kv::Spec{}, config, r.failure->run).list, r.failure->original);
+  ProbeSpec probe;
+  auto listed = st::commands(probe, config, 4);
+  EXPECT_FALSE(listed.list.empty());
+  EXPECT_EQ(probe.log->built, 0);  // nothing executed
+}
+
+TEST(StatemRuns, CheckRunReproducesOneRunAlone) {
+  const st::Config config = seeded(7);
+  auto r = st::check(sys::kv::Spec{}, config);
+  ASSERT_TRUE(r.failure);
+  ASSERT_GT(r.failure->run, 0U);  // so the earlier passing runs really are skipped
+  auto alone = st::check_run(sys::kv::Spec{}, config, r.failure->run);
+  ASSERT_TRUE(alone.failure);
+  EXPECT_EQ(alone.runs, 1U);
+  EXPECT_EQ(alone.failure->original, r.failure->original);
+  EXPECT_EQ(alone.failure->shrunk, r.failure->shrunk);
+  EXPECT_EQ(st::report(*alone.failure), st::report(*r.failure));
+  EXPECT_TRUE(st::check_run(sys::kv::Spec{}, config, 0).ok());
+}
+
+TEST(StatemRuns, TheSameSeedGivesTheSameListsAndTheSameReportByteForByte) {
+  const st::Config config = seeded(2024);
+  for (std::size_t run = 0; run < 20; ++run) {
+    EXPECT_EQ(st::commands(sys::kv::Spec{}, config, run).list,
+              st::commands(sys::kv::Spec{}, config, run).list);
+  }
+  auto a = st::check(sys::kv::Spec{}, config);
+  auto b = st::check(sys::kv::Spec{}, config);
+  ASSERT_TRUE(a.failure && b.failure);
+  EXPECT_EQ(st::report(*a.failure), st::report(*b.failure));
+  EXPECT_NE(st::commands(sys::kv::Spec{}, seeded(2025), 0).list,
+            st::commands(sys::kv::Spec{}, config, 0).list);
+}
+
+TEST(StatemRuns, ListsAreAdmissibleAndNoLongerThanMaxCommands) {
+  const st::Config config{.seed = 5, .max_commands = 12};
+  for (std::size_t run = 0; run < 100; ++run) {
+    auto list = st::commands(sys::queue::Spec{}, config, run).list;
+    EXPECT_GE(list.size(), 1U);
+    EXPECT_LE(list.size(), 12U);
+    EXPECT_TRUE(st::replay(sys::queue::Spec{.buggy = false}, list).ok());
+  }
+}
+
+TEST(StatemRuns, EightRejectedDrawsInARowEndTheListEarly) {
+  struct Capped : ProbeSpec {
+    st::Admission precondition(const model_type& m, const int& /*c*/) const {
+      return m.size() < 3 ? st::Admission::admit : st::Admission::reject;
+    }
+  };
+  for (std::size_t run = 0; run < 30; ++run) {
+    EXPECT_LE(st::commands(Capped{}, {.seed = 9, .max_commands = 40}, run).list.size(), 3U);
+  }
+}
+
+TEST(StatemRuns, ExecuteGetsTheModelBeforeTheCommand) {
+  ProbeSpec spec;  // execute fails with probe.model otherwise
+  EXPECT_TRUE(st::check(spec, {.seed = 4, .test_count = 30, .max_commands = 30}).ok());
+}
+
+// ---- replay and report -------------------------------------------------------------
+
+TEST(StatemReplay, AnInadmissibleListIsAPreconditionViolationAtItsStep) {
+  using sys::queue::pop;
+  using sys::queue::push;
+  st::Execution e = st::replay(sys::queue::Spec{.buggy = false}, {push(1), pop(), pop()});
+  ASSERT_TRUE(e.violation);
+  EXPECT_EQ(e.violation->tag, st::kPreconditionTag);
+  EXPECT_EQ(e.stage, st::Stage::command);
+  EXPECT_EQ(e.step, 2U);
+  EXPECT_NE(e.violation->detail.find("command 2 (pop)"), std::string::npos) << e.violation->detail;
+}
+
+TEST(StatemReplay, TheShrunkListReproducesTheViolation) {
+  auto r = st::check(sys::kv::Spec{}, seeded(1));
+  ASSERT_TRUE(r.failure);
+  st::Execution e = st::replay(sys::kv::Spec{}, r.failure->shrunk);
+  ASSERT_TRUE(e.violation);
+  EXPECT_EQ(*e.violation, r.failure->violation);
+  EXPECT_EQ(e.step, r.failure->step);
+  EXPECT_TRUE(st::replay(sys::kv::Spec{.buggy = false}, r.failure->shrunk).ok());
+}
+
+TEST(StatemReport, SaysSeedRunListsStepViolationStatsAndHowToReproduce) {
+  auto r = st::check(sys::counter::Spec{}, {.seed = 31, .max_commands = 10});
+  ASSERT_TRUE(r.failure);
+  const std::string text = st::report(*r.failure);
+  const auto has = [&](const std::string& s) { return text.find(s) != std::string::npos; };
+  EXPECT_TRUE(has(fmt::format("run {} of seed 31 failed at step 3", r.failure->run))) << text;
+  EXPECT_TRUE(has("shrunk list (4 commands), failing at step 3:")) << text;
+  EXPECT_TRUE(has("  -> 3  inc\n")) << text;
+  EXPECT_TRUE(has(fmt::format("original list ({} commands)", r.failure->original.size()))) << text;
+  EXPECT_TRUE(has("violation: [counter.inc] inc at 3 reported true, the model says false")) << text;
+  EXPECT_TRUE(has(fmt::format("{} shrinks accepted, {} executions", r.failure->shrinks,
+                              r.failure->candidates)))
+      << text;
+  EXPECT_TRUE(has("converged")) << text;
+  EXPECT_TRUE(has(fmt::format("check_run(spec, {{.seed = 31, .max_commands = 10, .max_shrinks = "
+                              "2000, .shrink_retries = 0}}, {})",
+                              r.failure->run)))
+      << text;
+}
+
+// ---- crashes -------------------------------------------------------------------------
+
+TEST(StatemCrash, AnExceptionFromExecuteIsACrashViolationThatShrinks) {
+  ProbeSpec spec{.throws = Throw::execute};
+  auto r = st::check(spec, seeded(8));
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->violation.tag, st::kCrashTag);
+  EXPECT_EQ(r.failure->violation.detail, "execute threw: boom");
+  EXPECT_EQ(r.failure->shrunk, std::vector<int>{50});
+  EXPECT_EQ(r.failure->end, st::ShrinkEnd::converged);
+}
+
+TEST(StatemCrash, ANonStandardExceptionIsCaughtToo) {
+  auto r = st::check(ProbeSpec{.throws = Throw::non_std}, seeded(8));
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->violation.tag, st::kCrashTag);
+  EXPECT_NE(r.failure->violation.detail.find("not derived from std::exception"), std::string::npos);
+  EXPECT_EQ(r.failure->shrunk, std::vector<int>{50});
+}
+
+TEST(StatemCrash, ACrashInNewSutLeavesNoSystemToTearDown) {
+  ProbeSpec spec{.throws = Throw::new_sut};
+  auto r = st::check(spec, seeded(8));
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->violation.detail, "new_sut threw: cannot build");
+  EXPECT_EQ(r.failure->stage, st::Stage::setup);
+  EXPECT_TRUE(r.failure->shrunk.empty());  // the whole-list deletion fails the same way
+  EXPECT_EQ(spec.log->torn, 0);
+}
+
+TEST(StatemCrash, CrashesInFinishPreconditionAndNextModelShrinkLikeAnyOther) {
+  for (Throw where : {Throw::finish, Throw::precondition, Throw::next_model}) {
+    auto r = st::check(ProbeSpec{.throws = where}, seeded(10));
+    ASSERT_TRUE(r.failure);
+    EXPECT_EQ(r.failure->violation.tag, st::kCrashTag) << r.failure->violation.detail;
+    EXPECT_EQ(r.failure->shrunk, std::vector<int>{50}) << st::report(*r.failure);
+  }
+  auto fin = st::check(ProbeSpec{.throws = Throw::finish}, seeded(10));
+  EXPECT_EQ(fin.failure->stage, st::Stage::finish);
+  EXPECT_EQ(fin.failure->violation.detail, "finish threw: finish boom");
+}
+
+TEST(StatemCrash, ACrashWhileDrawingIsReportedAsAGenerationFailure) {
+  ProbeSpec spec{.throws = Throw::command};
+  auto r = st::check(spec, {.seed = 2, .max_commands = 10});
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->stage, st::Stage::generation);
+  EXPECT_EQ(r.failure->violation.detail, "command threw: no generator today");
+  EXPECT_EQ(r.failure->original.size(), 2U);
+  EXPECT_EQ(r.failure->shrunk, r.failure->original);
+  auto listed = st::commands(spec, {.seed = 2, .max_commands = 10}, r.failure->run);
+  EXPECT_EQ(listed.list, r.failure->original);
+  EXPECT_TRUE(listed.generation_crash);
+}
+
+// ---- teardown --------------------------------------------------------------------------
+
+TEST(StatemTeardown, RunsOncePerSystemOnEveryPathWithTheSystemTheLastCommandRanOn) {
+  ProbeSpec spec{.throws = Throw::execute};
+  auto r = st::check(spec, seeded(8));
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(spec.log->torn, spec.log->built);
+  // Replaying the shrunk list {50} crashes on step 0: teardown still runs,
+  // on the system built for it, which ran no command.
+  EXPECT_FALSE(st::replay(spec, r.failure->shrunk).ok());
+  EXPECT_EQ(spec.log->teardowns.back(), std::make_pair(spec.log->built, 0));
+  // A list that fails at its third command tears down a system that ran two.
+  EXPECT_FALSE(st::replay(spec, {1, 2, 60, 3}).ok());
+  EXPECT_EQ(spec.log->teardowns.back(), std::make_pair(spec.log->built, 2));
+  EXPECT_EQ(spec.log->torn, spec.log->built);
+
+  ProbeSpec failing{.rule = at_least_50("probe.big")};
+  auto f = st::check(failing, seeded(8));
+  ASSERT_TRUE(f.failure);
+  EXPECT_EQ(failing.log->torn, failing.log->built);
+  EXPECT_FALSE(st::replay(failing, {7, 80}).ok());
+  EXPECT_EQ(failing.log->teardowns.back(), std::make_pair(failing.log->built, 1));
+}
+
+TEST(StatemTeardown, ItsOwnExceptionIsSwallowed) {
+  ProbeSpec passing{.throws = Throw::teardown};
+  EXPECT_TRUE(st::check(passing, {.seed = 1, .test_count = 10}).ok());
+  EXPECT_EQ(passing.log->torn, 10);
+  ProbeSpec failing{.rule = at_least_50("probe.big"), .throws = Throw::teardown};
+  auto r = st::check(failing, seeded(1));
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->violation.tag, "probe.big");
+  EXPECT_EQ(r.failure->shrunk, std::vector<int>{50});
+}
+
+// ---- retries, bounds and the same-tag rule ------------------------------------------------
+
+namespace {
+/// Fails (tag "flaky") on lists holding a command >= 50, but only on every
+/// third execution overall.
+ProbeSpec flaky() {
+  ProbeSpec spec;
+  spec.rule = [log = spec.log](const std::vector<int>& before, int c) -> st::Verdict {
+    if (before.empty()) ++log->executions;  // one count per execution that runs a command
+    if (c >= 50 && log->executions % 3 == 0) return st::fail("flaky", "third time unlucky");
+    return st::ok();
+  };
+  return spec;
+}
+}  // namespace
+
+TEST(StatemRetries, ACandidateFailsIfAnyOfItsRetriesFailsWithTheTag) {
+  auto r = st::check(flaky(), {.seed = 6, .shrink_retries = 2});
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->shrunk, std::vector<int>{50}) << st::report(*r.failure);
+  EXPECT_EQ(r.failure->end, st::ShrinkEnd::converged);
+  // Without retries the same failure cannot shrink as far: most candidates
+  // pass on their single execution.
+  auto once = st::check(flaky(), {.seed = 6, .shrink_retries = 0});
+  ASSERT_TRUE(once.failure);
+  EXPECT_NE(once.failure->shrunk, std::vector<int>{50}) << st::report(*once.failure);
+}
+
+TEST(StatemRetries, RetriesSpendMaxShrinks) {
+  auto r = st::check(flaky(), {.seed = 6, .max_shrinks = 4, .shrink_retries = 2});
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->candidates, 4U);
+  EXPECT_EQ(r.failure->end, st::ShrinkEnd::bound_hit);
+}
+
+TEST(StatemBounds, MaxShrinksEndsShrinkingAsBoundHit) {
+  auto r = st::check(sys::kv::Spec{}, {.seed = 3, .max_shrinks = 3});
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->candidates, 3U);
+  EXPECT_EQ(r.failure->end, st::ShrinkEnd::bound_hit);
+  EXPECT_NE(st::report(*r.failure).find("bound hit (max_shrinks = 3"), std::string::npos);
+  auto full = st::check(sys::kv::Spec{}, {.seed = 3});
+  EXPECT_EQ(full.failure->end, st::ShrinkEnd::converged);
+  EXPECT_LT(full.failure->candidates, 2000U);
+}
+
+TEST(StatemBounds, ShrinkStopIsAskedBeforeEachShrinkExecutionOnly) {
+  auto log = std::make_shared<Log>();
+  auto stop_after_5 = [log]() {
+    return ++log->stop_asked > 5 ? st::ShrinkStop::stop_shrinking : st::ShrinkStop::keep_shrinking;
+  };
+  auto r = st::check(sys::kv::Spec{}, {.seed = 3, .shrink_stop = stop_after_5});
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->candidates, 5U);
+  EXPECT_EQ(log->stop_asked, 6);
+  EXPECT_EQ(r.failure->end, st::ShrinkEnd::bound_hit);
+  log->stop_asked = 0;
+  EXPECT_TRUE(st::check(sys::kv::Spec{.buggy = false}, {.seed = 3, .shrink_stop = stop_after_5}).ok());
+  EXPECT_EQ(log->stop_asked, 0);  // never asked when nothing fails
+  auto throwing = []() -> st::ShrinkStop { throw std::runtime_error("no"); };
+  auto t = st::check(sys::kv::Spec{}, {.seed = 3, .shrink_stop = throwing});
+  ASSERT_TRUE(t.failure);
+  EXPECT_EQ(t.failure->candidates, 0U);
+  EXPECT_EQ(t.failure->end, st::ShrinkEnd::bound_hit);
+}
+
+TEST(StatemBounds, AnEndlessTreeOfInadmissibleShrinksStopsAtTheCap) {
+  struct Endless : ProbeSpec {
+    st::Gen<int> command(const model_type& /*m*/) const {
+      // 1000, whose shrinks -1, -2, -3, ... never end and are all inadmissible.
+      return st::Gen<int>{[](st::Rng& /*rng*/) {
+        return std::optional<st::Tree<int>>{st::Tree<int>{1000, [] {
+                                                            int next = 0;
+                                                            return st::Seq<st::Tree<int>>{
+                                                                [next]() mutable {
+                                                                  return std::optional<st::Tree<int>>{
+                                                                      st::Tree<int>{--next}};
+                                                                }};
+                                                          }}};
+      }};
+    }
+    st::Admission precondition(const model_type& /*m*/, const int& c) const {
+      return c >= 0 ? st::Admission::admit : st::Admission::reject;
+    }
+  };
+  Endless spec;
+  spec.rule = at_least_50("probe.big");
+  auto r = st::check(spec, {.seed = 1, .max_commands = 1});
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->inadmissible, st::kMaxInadmissible);
+  EXPECT_EQ(r.failure->end, st::ShrinkEnd::bound_hit);
+  EXPECT_EQ(r.failure->shrunk, std::vector<int>{1000});
+}
+
+TEST(StatemSameTag, ShrinkingKeepsOnlyCandidatesThatFailWithTheOriginalTag) {
+  // Tag "fifth" at the fifth command, tag "zero" at any earlier 0: shrinking
+  // values toward 0 would switch to "zero", which the rule refuses.
+  ProbeSpec spec;
+  spec.rule = [](const std::vector<int>& before, int c) -> st::Verdict {
+    if (before.size() == 4) return st::fail("fifth", "five commands");
+    if (c == 0) return st::fail("zero", "a zero");
+    return st::ok();
+  };
+  int checked = 0;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    auto r = st::check(spec, {.seed = seed, .max_commands = 10});
+    ASSERT_TRUE(r.failure);
+    EXPECT_EQ(r.failure->violation.tag, r.failure->original_violation.tag);
+    if (r.failure->original_violation.tag == "fifth") {
+      ++checked;
+      EXPECT_EQ(r.failure->shrunk, (std::vector<int>{1, 1, 1, 1, 0})) << st::report(*r.failure);
+    } else {
+      EXPECT_EQ(r.failure->shrunk, std::vector<int>{0});
+    }
+  }
+  EXPECT_GT(checked, 10);
+}
