@@ -53,6 +53,12 @@ void FingerprintSet::grow() {
   }
 }
 
+void FingerprintSet::clear() noexcept {
+  if (size_ == 0) return;
+  std::fill(slots_.begin(), slots_.end(), Fingerprint{});
+  size_ = 0;
+}
+
 std::size_t FingerprintSet::memory_bytes() const noexcept {
   return slots_.capacity() * sizeof(Fingerprint);
 }

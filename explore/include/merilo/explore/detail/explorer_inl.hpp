@@ -13,12 +13,12 @@
 #include <chrono>
 #include <exception>
 #include <limits>
-#include <map>
 #include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
-#include <unordered_set>
+#include <algorithm>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -56,11 +56,8 @@ class Log {
   std::chrono::steady_clock::time_point last_;
 };
 
-struct FingerprintHash {
-  std::size_t operator()(const Fingerprint& fp) const noexcept {
-    return static_cast<std::size_t>(fp.lo);
-  }
-};
+/// The first (and so shortest) state id reached for each tuple.
+using TupleIds = std::unordered_map<std::string, std::uint32_t>;
 
 /// A problem of one frontier world itself: found while reaching or
 /// expanding it, so its trace is the path to that world.
@@ -76,7 +73,8 @@ struct Candidate {
   Fingerprint fp;
   std::uint32_t parent = 0;  // position in the frontier
   std::uint32_t kind = 0;
-  std::string tuple;
+  std::string tuple;       // set only for a tuple the search has not stored yet
+  bool new_tuple = false;
   std::optional<W> world;  // kept in restore mode only
   ViolationKind problem = ViolationKind::none;
   std::string invariant;
@@ -107,8 +105,13 @@ class Expander {
   using W = world_t<S>;
 
   Expander(S& sys, bool restore, std::size_t sample, const FingerprintSet& visited,
-           const ParentLinks& parents)
-      : sys_(&sys), restore_(restore), sample_(sample), visited_(visited), parents_(parents) {}
+           const ParentLinks& parents, const TupleIds& tuples)
+      : sys_(&sys),
+        restore_(restore),
+        sample_(sample),
+        visited_(visited),
+        parents_(parents),
+        tuples_(tuples) {}
 
   /// Expands frontier[first, last) into `out`.
   void expand(const std::vector<FrontierItem<W>>& frontier, std::size_t first, std::size_t last,
@@ -221,14 +224,18 @@ class Expander {
     }
     const auto& w = sys_->world();
     c.fp = fingerprint(w);
-    if (visited_.contains(c.fp) || !local_.insert(c.fp).second) return false;
+    if (visited_.contains(c.fp) || !local_.insert(c.fp)) return false;
     Status inv = sys_->check();
     if (!inv.ok()) {
       c.problem = ViolationKind::invariant;
       c.invariant = inv.invariant();
       c.detail = inv.detail();
     }
-    c.tuple = sys_->tuple();
+    std::string tuple = sys_->tuple();
+    if (!tuples_.contains(tuple)) {
+      c.tuple = std::move(tuple);
+      c.new_tuple = true;
+    }
     if (restore_) c.world.emplace(w);
     return true;
   }
@@ -238,7 +245,8 @@ class Expander {
   std::size_t sample_;
   const FingerprintSet& visited_;
   const ParentLinks& parents_;
-  std::unordered_set<Fingerprint, FingerprintHash> local_;
+  const TupleIds& tuples_;
+  FingerprintSet local_;  // successors this chunk has produced
   std::vector<Kind> enabled_;
 };
 
@@ -275,7 +283,7 @@ class Search {
       visited_.insert(root.fp);
       parents_.add_root();
       result_.states = 1;
-      tuple_ids_.emplace(sys_.tuple(), 0);
+      tuple_ids_.emplace(std::string(sys_.tuple()), 0);
       Status inv = sys_.check();
       if (!inv.ok()) {
         set_violation(ViolationKind::invariant, {}, inv.invariant(), inv.detail());
@@ -292,12 +300,12 @@ class Search {
 
   void make_workers() {
     const std::size_t sample = restore_ ? options_.determinism_sample : 1;
-    expanders_.emplace_back(sys_, restore_, sample, visited_, parents_);
+    expanders_.emplace_back(sys_, restore_, sample, visited_, parents_, tuple_ids_);
     if constexpr (std::is_copy_constructible_v<S>) {
       copies_.reserve(options_.threads);
       for (unsigned t = 1; t < options_.threads; ++t) {
         copies_.push_back(sys_);
-        expanders_.emplace_back(copies_.back(), restore_, sample, visited_, parents_);
+        expanders_.emplace_back(copies_.back(), restore_, sample, visited_, parents_, tuple_ids_);
       }
     }
   }
@@ -354,7 +362,7 @@ class Search {
         visited_.insert(c.fp);
         const auto id = static_cast<std::uint32_t>(result_.states++);
         parents_.add(parent, c.kind);
-        tuple_ids_.emplace(std::move(c.tuple), id);
+        if (c.new_tuple) tuple_ids_.try_emplace(std::move(c.tuple), id);
         if (c.problem == ViolationKind::invariant) {
           set_violation(c.problem, parents_.path(id), std::move(c.invariant), std::move(c.detail));
           result_.depth = level;
@@ -380,8 +388,10 @@ class Search {
   }
 
   Result finish() {
-    for (auto& [tuple, id] : tuple_ids_) {
-      result_.tuples.push_back(tuple);
+    std::vector<std::pair<std::string, std::uint32_t>> tuples(tuple_ids_.begin(), tuple_ids_.end());
+    std::sort(tuples.begin(), tuples.end());
+    for (auto& [tuple, id] : tuples) {
+      result_.tuples.push_back(std::move(tuple));
       result_.tuple_traces.push_back(parents_.path(id));
     }
     result_.memory_bytes = visited_.memory_bytes() + parents_.memory_bytes();
@@ -398,7 +408,7 @@ class Search {
   Result result_;
   FingerprintSet visited_;
   ParentLinks parents_;
-  std::map<std::string, std::uint32_t> tuple_ids_;  // first (shortest) id per tuple
+  TupleIds tuple_ids_;
   std::vector<FrontierItem<W>> frontier_;
   std::vector<S> copies_;
   std::vector<Expander<S>> expanders_;

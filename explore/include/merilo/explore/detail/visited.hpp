@@ -25,6 +25,8 @@ class FingerprintSet {
   bool insert(Fingerprint fp);
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   [[nodiscard]] std::size_t memory_bytes() const noexcept;
+  /// Empties the set, keeping its slots.
+  void clear() noexcept;
 
  private:
   void grow();

@@ -1,0 +1,103 @@
+// bench_explore — the explorer's throughput and memory.
+//
+// For each system: states/s in replay and restore mode, on 1 and 2 threads,
+// bytes per stored state, and steps applied per state. Prints a Markdown
+// table (median of 3 runs) for docs/benchmarks.md. Ratios within one run
+// are what to compare; absolute numbers depend on the machine.
+//
+//   make bench   (or: build-bench/bench-bin/bench_explore)
+#include <merilo/explore/explore.hpp>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <order/system.hpp>
+
+namespace {
+
+namespace ex = merilo::explore;
+
+// N counters 0..K, every counter independent: (K+1)^N worlds.
+template <std::size_t N, std::uint32_t K>
+class Counters {
+ public:
+  struct World {
+    std::array<std::uint8_t, N> v{};
+  };
+  void reset() { w_ = {}; }
+  [[nodiscard]] std::size_t kinds() const { return N; }
+  [[nodiscard]] bool enabled(ex::Kind k) const { return w_.v[k] < K; }
+  ex::Status apply(ex::Kind k) {
+    ++w_.v[k];
+    return {};
+  }
+  [[nodiscard]] const World& world() const { return w_; }
+  [[nodiscard]] ex::Status check() const { return {}; }
+  [[nodiscard]] std::string tuple() const { return w_.v[0] == K ? "full" : "open"; }
+  [[nodiscard]] bool settled() const { return true; }
+  [[nodiscard]] std::string describe(ex::Kind k) const { return "inc " + std::to_string(k); }
+  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+  void restore(const World& w) { w_ = w; }
+
+ private:
+  World w_{};
+};
+
+struct Row {
+  double seconds;
+  ex::Result result;
+};
+
+template <class S>
+Row measure(ex::Mode mode, unsigned threads) {
+  std::vector<Row> runs;
+  for (int i = 0; i < 3; ++i) {
+    S sys;
+    const auto start = std::chrono::steady_clock::now();
+    ex::Result r = ex::explore(
+        sys, {.max_states = 50'000'000, .mode = mode, .threads = threads, .quiet = true});
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    runs.push_back({secs, std::move(r)});
+  }
+  std::sort(runs.begin(), runs.end(), [](const Row& a, const Row& b) { return a.seconds < b.seconds; });
+  return std::move(runs[1]);
+}
+
+template <class S>
+void bench(const char* name) {
+  double base = 0;
+  for (ex::Mode mode : {ex::Mode::replay, ex::Mode::restore}) {
+    for (unsigned threads : {1U, 2U}) {
+      const Row row = measure<S>(mode, threads);
+      const auto& r = row.result;
+      if (!r.complete || r.violation.found()) {
+        std::printf("| %s | search did not complete: %s |\n", name, r.summary().c_str());
+        return;
+      }
+      const double rate = static_cast<double>(r.states) / row.seconds;
+      if (base == 0) base = rate;
+      std::printf("| %s | %s | %u | %zu | %zu | %.3f | %.0f | %.1fx | %.1f | %.1f |\n", name,
+                  mode == ex::Mode::replay ? "replay" : "restore", threads, r.states, r.depth,
+                  row.seconds, rate, rate / base,
+                  static_cast<double>(r.memory_bytes) / static_cast<double>(r.states),
+                  static_cast<double>(r.steps) / static_cast<double>(r.states));
+    }
+  }
+}
+
+}  // namespace
+
+int main() {
+  std::printf("| system | mode | threads | states | depth | seconds | states/s | vs replay/1 | bytes/state | steps/state |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  bench<order::System>("order");
+  bench<Counters<4, 15>>("counters 4x0..15");
+  bench<Counters<6, 7>>("counters 6x0..7");
+  return 0;
+}
