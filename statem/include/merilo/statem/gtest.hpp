@@ -1,0 +1,45 @@
+// merilo/statem/gtest.hpp — GoogleTest glue for statem.
+//
+// One call in a TEST runs a check and, when it fails, fails the test with
+// the whole report: seed, run, original and shrunk lists, failing step,
+// violation, shrink statistics and how to reproduce it.
+//
+// Example:
+//
+//   TEST(Queue, BehavesLikeItsModel) {
+//     merilo::testing::statem_check(QueueSpec{}, {.seed = 42, .test_count = 200});
+//   }
+//
+// NOTE: this header includes <gtest/gtest.h>; link GTest::gtest yourself.
+// The library itself (merilo::statem) never depends on GoogleTest.
+#ifndef MERILO_STATEM_GTEST_HPP
+#define MERILO_STATEM_GTEST_HPP
+
+#include <type_traits>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include <merilo/statem/statem.hpp>
+
+namespace merilo::testing {
+
+/// Runs `statem::check(spec, config)` and fails the current test on a usage
+/// error or a failing run (with `statem::report` as the message). Returns
+/// the result for further assertions.
+template <class S>
+  requires statem::Spec<std::remove_cvref_t<S>>
+statem::Result<typename std::remove_cvref_t<S>::command_type> statem_check(S&& spec,
+                                                                           const statem::Config& config) {
+  auto r = statem::check(std::forward<S>(spec), config);
+  if (!r.error.empty()) {
+    ADD_FAILURE() << r.error;
+  } else if (r.failure) {
+    ADD_FAILURE() << statem::report(*r.failure);
+  }
+  return r;
+}
+
+}  // namespace merilo::testing
+
+#endif  // MERILO_STATEM_GTEST_HPP
