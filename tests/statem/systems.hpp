@@ -199,12 +199,11 @@ struct Spec {
       case Cmd::Kind::get: {
         const std::optional<int> got = s.get(c.key);
         const auto it = before.find(c.key);
-        const std::optional<int> want =
-            it == before.end() ? std::nullopt : std::optional<int>{it->second};
-        if (got == want) return st::ok();
+        const bool present = it != before.end();
+        if (present ? got.has_value() && *got == it->second : !got.has_value()) return st::ok();
         return st::fail("kv.get", fmt::format("get({}) returned {}, the model says {}", c.key,
                                               got ? fmt::format("{}", *got) : "nothing",
-                                              want ? fmt::format("{}", *want) : "nothing"));
+                                              present ? fmt::format("{}", it->second) : "nothing"));
       }
     }
     return st::ok();
