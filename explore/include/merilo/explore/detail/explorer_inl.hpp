@@ -67,25 +67,42 @@ struct FrontierProblem {
   std::string detail;
 };
 
+/// What only some candidates carry: a tuple the search has not stored yet,
+/// or a problem. Kept apart so the common candidate stays small.
+struct CandidateExtra {
+  std::string tuple;
+  bool new_tuple = false;
+  ViolationKind problem = ViolationKind::none;
+  std::string invariant;
+  std::string detail;
+};
+
+inline constexpr std::uint32_t kNoExtra = 0xFFFFFFFF;
+
 /// A world one step beyond the frontier, or the failure of that step.
 template <class W>
 struct Candidate {
   Fingerprint fp;
   std::uint32_t parent = 0;  // position in the frontier
   std::uint32_t kind = 0;
-  std::string tuple;       // set only for a tuple the search has not stored yet
-  bool new_tuple = false;
-  std::optional<W> world;  // kept in restore mode only
-  ViolationKind problem = ViolationKind::none;
-  std::string invariant;
-  std::string detail;
+  std::uint32_t extra = kNoExtra;  // index into ChunkResult::extras
+  std::optional<W> world;          // kept in restore mode only
 };
 
 template <class W>
 struct ChunkResult {
   std::vector<Candidate<W>> candidates;
+  std::vector<CandidateExtra> extras;
   std::optional<FrontierProblem> problem;  // the chunk's first frontier problem
   std::uint64_t steps = 0;
+
+  CandidateExtra& extra_of(Candidate<W>& c) {
+    if (c.extra == kNoExtra) {
+      c.extra = static_cast<std::uint32_t>(extras.size());
+      extras.emplace_back();
+    }
+    return extras[c.extra];
+  }
 };
 
 template <class W>
@@ -202,24 +219,26 @@ class Expander {
             return;
           }
         }
-        if (!step(c, out.steps)) continue;
+        if (!step(c, out)) continue;
       } catch (...) {
-        c.problem = ViolationKind::crash;
-        c.detail = crash_detail("apply/world/check/tuple", std::current_exception());
+        CandidateExtra& x = out.extra_of(c);
+        x.problem = ViolationKind::crash;
+        x.detail = crash_detail("apply/world/check/tuple", std::current_exception());
       }
       out.candidates.push_back(std::move(c));
     }
   }
 
   // Applies c.kind and fills `c`; false when the world was seen before.
-  bool step(Candidate<W>& c, std::uint64_t& steps) {
+  bool step(Candidate<W>& c, ChunkResult<W>& out) {
     Status s = sys_->apply(c.kind);
-    ++steps;
+    ++out.steps;
     if (!s.ok()) {
-      c.problem = s.code() == Status::Code::mode_change ? ViolationKind::mode_change
+      CandidateExtra& x = out.extra_of(c);
+      x.problem = s.code() == Status::Code::mode_change ? ViolationKind::mode_change
                                                          : ViolationKind::apply_error;
-      c.detail = s.detail();
-      if (s.code() == Status::Code::broken) c.detail = "apply returned broken(" + s.invariant() + ")";
+      x.detail = s.detail();
+      if (s.code() == Status::Code::broken) x.detail = "apply returned broken(" + s.invariant() + ")";
       return true;
     }
     const auto& w = sys_->world();
@@ -227,14 +246,16 @@ class Expander {
     if (visited_.contains(c.fp) || !local_.insert(c.fp)) return false;
     Status inv = sys_->check();
     if (!inv.ok()) {
-      c.problem = ViolationKind::invariant;
-      c.invariant = inv.invariant();
-      c.detail = inv.detail();
+      CandidateExtra& x = out.extra_of(c);
+      x.problem = ViolationKind::invariant;
+      x.invariant = inv.invariant();
+      x.detail = inv.detail();
     }
     std::string tuple = sys_->tuple();
     if (!tuples_.contains(tuple)) {
-      c.tuple = std::move(tuple);
-      c.new_tuple = true;
+      CandidateExtra& x = out.extra_of(c);
+      x.tuple = std::move(tuple);
+      x.new_tuple = true;
     }
     if (restore_) c.world.emplace(w);
     return true;
@@ -347,10 +368,12 @@ class Search {
     for (auto& chunk : out) {
       for (auto& c : chunk.candidates) {
         const std::uint32_t parent = frontier_[c.parent].id;
-        if (c.problem != ViolationKind::none && c.problem != ViolationKind::invariant) {
+        CandidateExtra* x = c.extra == kNoExtra ? nullptr : &chunk.extras[c.extra];
+        const ViolationKind problem = x != nullptr ? x->problem : ViolationKind::none;
+        if (problem != ViolationKind::none && problem != ViolationKind::invariant) {
           Trace t = parents_.path(parent);
           t.push_back(c.kind);
-          set_violation(c.problem, std::move(t), {}, std::move(c.detail));
+          set_violation(problem, std::move(t), {}, std::move(x->detail));
           result_.depth = level;
           return false;
         }
@@ -362,16 +385,16 @@ class Search {
         visited_.insert(c.fp);
         const auto id = static_cast<std::uint32_t>(result_.states++);
         parents_.add(parent, c.kind);
-        if (c.new_tuple) tuple_ids_.try_emplace(std::move(c.tuple), id);
-        if (c.problem == ViolationKind::invariant) {
-          set_violation(c.problem, parents_.path(id), std::move(c.invariant), std::move(c.detail));
+        if (x != nullptr && x->new_tuple) tuple_ids_.try_emplace(std::move(x->tuple), id);
+        if (problem == ViolationKind::invariant) {
+          set_violation(problem, parents_.path(id), std::move(x->invariant), std::move(x->detail));
           result_.depth = level;
           return false;
         }
         next.push_back(FrontierItem<W>{id, c.fp, std::move(c.world)});
       }
-      chunk.candidates.clear();
-      chunk.candidates.shrink_to_fit();
+      chunk.candidates = {};
+      chunk.extras = {};
     }
     frontier_ = std::move(next);
     if (frontier_.empty()) {
