@@ -65,7 +65,8 @@ Row measure(ex::Mode mode, unsigned threads) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     runs.push_back({secs, std::move(r)});
   }
-  std::sort(runs.begin(), runs.end(), [](const Row& a, const Row& b) { return a.seconds < b.seconds; });
+  std::sort(runs.begin(), runs.end(),
+            [](const Row& a, const Row& b) { return a.seconds < b.seconds; });
   return std::move(runs[1]);
 }
 
@@ -94,7 +95,9 @@ void bench(const char* name) {
 }  // namespace
 
 int main() {
-  std::printf("| system | mode | threads | states | depth | seconds | states/s | vs replay/1 | bytes/state | steps/state |\n");
+  std::printf(
+      "| system | mode | threads | states | depth | seconds | states/s | vs replay/1 | bytes/state "
+      "| steps/state |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   bench<order::System>("order");
   bench<Counters<4, 15>>("counters 4x0..15");

@@ -21,7 +21,10 @@ struct Door {
 
 // 2. An adapter: every step the world can take is a numbered kind.
 struct DoorSystem {
-  struct World { Door door; std::uint8_t opened = 0; } w;
+  struct World {
+    Door door;
+    std::uint8_t opened = 0;
+  } w;
   void reset() { w = {}; }
   std::size_t kinds() const { return 2; }  // 0 = open, 1 = close
   bool enabled(ex::Kind k) const { return k == 1 || w.opened < 3; }
@@ -32,7 +35,9 @@ struct DoorSystem {
     return {};
   }
   const World& world() const { return w; }
-  ex::Status check() const { return w.opened <= 3 ? ex::Status{} : ex::Status::broken("at most 3 opens"); }
+  ex::Status check() const {
+    return w.opened <= 3 ? ex::Status{} : ex::Status::broken("at most 3 opens");
+  }
   std::string tuple() const { return w.door.is_open ? "door:open" : "door:closed"; }
   bool settled() const { return false; }
   std::string describe(ex::Kind k) const { return k == 0 ? "open" : "close"; }

@@ -57,8 +57,12 @@ class Holder {
         env_.send_charge();
         if constexpr (bug == HolderBug::double_send) env_.send_charge();
         return;
-      case Action::resend: env_.send_charge(); return;
-      case Action::start_timer: env_.start_timer(); return;
+      case Action::resend:
+        env_.send_charge();
+        return;
+      case Action::start_timer:
+        env_.start_timer();
+        return;
       case Action::cancel_timer:
         if constexpr (bug != HolderBug::forget_cancel_timer) env_.cancel_timer();
         return;

@@ -40,43 +40,62 @@ using Actions = fsm::ActionSet<Action>;
 
 [[nodiscard]] constexpr std::string_view name(State s) noexcept {
   switch (s) {
-    case State::none: return "none";
-    case State::idle: return "idle";
-    case State::pending: return "pending";
-    case State::paid: return "paid";
-    case State::failed: return "failed";
-    case State::cancelled: return "cancelled";
+    case State::none:
+      return "none";
+    case State::idle:
+      return "idle";
+    case State::pending:
+      return "pending";
+    case State::paid:
+      return "paid";
+    case State::failed:
+      return "failed";
+    case State::cancelled:
+      return "cancelled";
   }
   return "?";
 }
 
 [[nodiscard]] constexpr std::string_view name(Event e) noexcept {
   switch (e) {
-    case Event::none: return "none";
-    case Event::submit: return "submit";
-    case Event::ack: return "ack";
-    case Event::timeout: return "timeout";
-    case Event::cancel: return "cancel";
+    case Event::none:
+      return "none";
+    case Event::submit:
+      return "submit";
+    case Event::ack:
+      return "ack";
+    case Event::timeout:
+      return "timeout";
+    case Event::cancel:
+      return "cancel";
   }
   return "?";
 }
 
 [[nodiscard]] constexpr std::string_view name(Action a) noexcept {
   switch (a) {
-    case Action::send: return "send";
-    case Action::resend: return "resend";
-    case Action::start_timer: return "start_timer";
-    case Action::cancel_timer: return "cancel_timer";
+    case Action::send:
+      return "send";
+    case Action::resend:
+      return "resend";
+    case Action::start_timer:
+      return "start_timer";
+    case Action::cancel_timer:
+      return "cancel_timer";
   }
   return "?";
 }
 
 [[nodiscard]] constexpr std::string_view name(Mode m) noexcept {
   switch (m) {
-    case Mode::none: return "none";
-    case Mode::open: return "open";
-    case Mode::waiting: return "waiting";
-    case Mode::closed: return "closed";
+    case Mode::none:
+      return "none";
+    case Mode::open:
+      return "open";
+    case Mode::waiting:
+      return "waiting";
+    case Mode::closed:
+      return "closed";
   }
   return "?";
 }
@@ -108,12 +127,16 @@ class Order {
 
   [[nodiscard]] constexpr Mode mode() const noexcept {
     switch (state_) {
-      case State::idle: return Mode::open;
-      case State::pending: return Mode::waiting;
+      case State::idle:
+        return Mode::open;
+      case State::pending:
+        return Mode::waiting;
       case State::paid:
       case State::failed:
-      case State::cancelled: return Mode::closed;
-      case State::none: return Mode::none;
+      case State::cancelled:
+        return Mode::closed;
+      case State::none:
+        return Mode::none;
     }
     return Mode::none;
   }
@@ -121,12 +144,16 @@ class Order {
   [[nodiscard]] constexpr fsm::Fired<Order, Action> fire(Event e) const noexcept {
     if (e == Event::none) return refuse(fsm::Outcome::invalid);
     switch (state_) {
-      case State::idle: return fire_idle(e);
-      case State::pending: return fire_pending(e);
+      case State::idle:
+        return fire_idle(e);
+      case State::pending:
+        return fire_pending(e);
       case State::paid:
       case State::failed:
-      case State::cancelled: return fire_closed(e);
-      case State::none: return refuse(fsm::Outcome::invalid);
+      case State::cancelled:
+        return fire_closed(e);
+      case State::none:
+        return refuse(fsm::Outcome::invalid);
     }
     return refuse(fsm::Outcome::invalid);
   }
@@ -149,20 +176,28 @@ class Order {
 
   [[nodiscard]] constexpr fsm::Fired<Order, Action> fire_idle(Event e) const noexcept {
     switch (e) {
-      case Event::submit: return to(State::pending, Action::send | Actions{Action::start_timer});
-      case Event::cancel: return to(State::cancelled, {});
-      case Event::ack: return refuse(fsm::Outcome::rejected);  // nothing was sent
-      case Event::timeout: return refuse(fsm::Outcome::ignored);
-      case Event::none: break;
+      case Event::submit:
+        return to(State::pending, Action::send | Actions{Action::start_timer});
+      case Event::cancel:
+        return to(State::cancelled, {});
+      case Event::ack:
+        return refuse(fsm::Outcome::rejected);  // nothing was sent
+      case Event::timeout:
+        return refuse(fsm::Outcome::ignored);
+      case Event::none:
+        break;
     }
     return refuse(fsm::Outcome::invalid);
   }
 
   [[nodiscard]] constexpr fsm::Fired<Order, Action> fire_pending(Event e) const noexcept {
     switch (e) {
-      case Event::ack: return to(State::paid, Action::cancel_timer);
-      case Event::cancel: return to(State::cancelled, Action::cancel_timer);
-      case Event::submit: return refuse(fsm::Outcome::rejected);
+      case Event::ack:
+        return to(State::paid, Action::cancel_timer);
+      case Event::cancel:
+        return to(State::cancelled, Action::cancel_timer);
+      case Event::submit:
+        return refuse(fsm::Outcome::rejected);
       case Event::timeout: {
         auto [retries, ok] = retries_.inc();
         if (!ok) return to(State::failed, {});
@@ -170,7 +205,8 @@ class Order {
         next.retries_ = retries;
         return {next, Action::resend | Actions{Action::start_timer}, fsm::Outcome::moved};
       }
-      case Event::none: break;
+      case Event::none:
+        break;
     }
     return refuse(fsm::Outcome::invalid);
   }
@@ -181,8 +217,10 @@ class Order {
       case Event::timeout:  // a late expiry of a stopped timer
         return refuse(fsm::Outcome::ignored);
       case Event::submit:
-      case Event::cancel: return refuse(fsm::Outcome::rejected);
-      case Event::none: break;
+      case Event::cancel:
+        return refuse(fsm::Outcome::rejected);
+      case Event::none:
+        break;
     }
     return refuse(fsm::Outcome::invalid);
   }

@@ -73,7 +73,8 @@ std::optional<order::Event> parse(std::string_view line) {
 // Milliseconds until the deadline (-1: none), for poll.
 int wait_ms(const Env& env) {
   if (!env.deadline()) return -1;
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*env.deadline() - Clock::now());
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(*env.deadline() - Clock::now());
   return left.count() < 0 ? 0 : static_cast<int>(left.count());
 }
 
@@ -124,7 +125,8 @@ int main(int argc, char** argv) {
       continue;
     }
     pending_input.append(buf, static_cast<std::size_t>(n));
-    for (auto nl = pending_input.find('\n'); nl != std::string::npos; nl = pending_input.find('\n')) {
+    for (auto nl = pending_input.find('\n'); nl != std::string::npos;
+         nl = pending_input.find('\n')) {
       const std::string line = pending_input.substr(0, nl);
       pending_input.erase(0, nl + 1);
       if (line == "quit") {
@@ -140,7 +142,8 @@ int main(int argc, char** argv) {
       }
     }
   }
-  std::printf("order: final state %s after %llu retries\n", order::name(holder.order().state()).data(),
+  std::printf("order: final state %s after %llu retries\n",
+              order::name(holder.order().state()).data(),
               static_cast<unsigned long long>(holder.order().retries()));
   return 0;
 }

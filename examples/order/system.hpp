@@ -33,9 +33,12 @@ enum class Msg : std::uint8_t { none, charge, ack };
 
 [[nodiscard]] constexpr std::string_view name(Msg m) noexcept {
   switch (m) {
-    case Msg::none: return "none";
-    case Msg::charge: return "charge";
-    case Msg::ack: return "ack";
+    case Msg::none:
+      return "none";
+    case Msg::charge:
+      return "charge";
+    case Msg::ack:
+      return "ack";
   }
   return "?";
 }
@@ -73,7 +76,8 @@ class System {
     if (k == kTimer) return w_.timer != 0;
     if (k < kDrop) return w_.net[k - kDeliver] != Msg::none;
     if (k < kDuplicate) return w_.net[k - kDrop] != Msg::none;
-    return w_.dups_left > 0 && w_.net[k - kDuplicate] != Msg::none && w_.net[kSlots - 1] == Msg::none;
+    return w_.dups_left > 0 && w_.net[k - kDuplicate] != Msg::none &&
+           w_.net[kSlots - 1] == Msg::none;
   }
 
   ex::Status apply(ex::Kind k) {
@@ -110,7 +114,8 @@ class System {
   [[nodiscard]] ex::Status check() const {
     const State s = w_.order.state();
     if (s == State::paid && w_.charged == 0) {
-      return ex::Status::broken("paid only after the provider charged", "paid, but nothing was charged");
+      return ex::Status::broken("paid only after the provider charged",
+                                "paid, but nothing was charged");
     }
     if (w_.timer != 0 && s != State::pending) {
       return ex::Status::broken("the timer runs only while pending",
@@ -153,15 +158,22 @@ class System {
                                " was " + std::string(refusal.what()));
     }
     if (!mode_change_allowed(before, next.mode())) {
-      return ex::Status::mode_change(std::string(name(before)) + " -> " + std::string(name(next.mode())));
+      return ex::Status::mode_change(std::string(name(before)) + " -> " +
+                                     std::string(name(next.mode())));
     }
     w_.order = next;
     actions.for_each([this](Action a) {
       switch (a) {
         case Action::send:
-        case Action::resend: push(Msg::charge); return;
-        case Action::start_timer: w_.timer = 1; return;
-        case Action::cancel_timer: w_.timer = 0; return;
+        case Action::resend:
+          push(Msg::charge);
+          return;
+        case Action::start_timer:
+          w_.timer = 1;
+          return;
+        case Action::cancel_timer:
+          w_.timer = 0;
+          return;
       }
     });
     return {};

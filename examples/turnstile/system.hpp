@@ -46,7 +46,8 @@ class System {
   merilo::explore::Status apply(merilo::explore::Kind k) {
     const Event e = k == kCoin ? Event::coin : Event::push;
     auto [next, actions, outcome] = world_.machine.fire(e);
-    if (auto refusal = merilo::fsm::err(outcome); refusal && outcome != merilo::fsm::Outcome::rejected) {
+    if (auto refusal = merilo::fsm::err(outcome);
+        refusal && outcome != merilo::fsm::Outcome::rejected) {
       return merilo::explore::Status::error(std::string(name(e)) + " was " +
                                             std::string(refusal.what()));
     }

@@ -27,18 +27,24 @@ enum class Event : std::uint8_t { none, coin, push };
 
 [[nodiscard]] constexpr std::string_view name(State s) noexcept {
   switch (s) {
-    case State::none: return "none";
-    case State::locked: return "locked";
-    case State::unlocked: return "unlocked";
+    case State::none:
+      return "none";
+    case State::locked:
+      return "locked";
+    case State::unlocked:
+      return "unlocked";
   }
   return "?";
 }
 
 [[nodiscard]] constexpr std::string_view name(Event e) noexcept {
   switch (e) {
-    case Event::none: return "none";
-    case Event::coin: return "coin";
-    case Event::push: return "push";
+    case Event::none:
+      return "none";
+    case Event::coin:
+      return "coin";
+    case Event::push:
+      return "push";
   }
   return "?";
 }
@@ -60,19 +66,26 @@ class Turnstile {
     switch (state_) {
       case State::locked:
         switch (e) {
-          case Event::coin: return {Turnstile{State::unlocked}, {}, Outcome::moved};
-          case Event::push: return {*this, {}, Outcome::rejected};
-          case Event::none: break;
+          case Event::coin:
+            return {Turnstile{State::unlocked}, {}, Outcome::moved};
+          case Event::push:
+            return {*this, {}, Outcome::rejected};
+          case Event::none:
+            break;
         }
         break;
       case State::unlocked:
         switch (e) {
-          case Event::coin: return {*this, {}, Outcome::ignored};
-          case Event::push: return {Turnstile{State::locked}, {}, Outcome::moved};
-          case Event::none: break;
+          case Event::coin:
+            return {*this, {}, Outcome::ignored};
+          case Event::push:
+            return {Turnstile{State::locked}, {}, Outcome::moved};
+          case Event::none:
+            break;
         }
         break;
-      case State::none: break;
+      case State::none:
+        break;
     }
     return {*this, {}, Outcome::invalid};
   }

@@ -17,24 +17,30 @@ namespace merilo::explore {
 
 std::string_view name(ViolationKind kind) noexcept {
   switch (kind) {
-    case ViolationKind::none: return "none";
-    case ViolationKind::invariant: return "invariant";
-    case ViolationKind::deadlock: return "deadlock";
-    case ViolationKind::apply_error: return "apply error";
-    case ViolationKind::mode_change: return "mode change";
-    case ViolationKind::nondeterminism: return "nondeterminism";
-    case ViolationKind::crash: return "crash";
+    case ViolationKind::none:
+      return "none";
+    case ViolationKind::invariant:
+      return "invariant";
+    case ViolationKind::deadlock:
+      return "deadlock";
+    case ViolationKind::apply_error:
+      return "apply error";
+    case ViolationKind::mode_change:
+      return "mode change";
+    case ViolationKind::nondeterminism:
+      return "nondeterminism";
+    case ViolationKind::crash:
+      return "crash";
   }
   return "out-of-range violation kind";
 }
 
 std::string Violation::describe() const {
   if (!found()) return "no violation";
-  std::string where = trace.empty() ? std::string("in the initial world")
-                                    : fmt::format("at step {}", trace.size());
-  std::string what = kind == ViolationKind::invariant
-                         ? fmt::format("invariant \"{}\"", invariant)
-                         : std::string(name(kind));
+  std::string where =
+      trace.empty() ? std::string("in the initial world") : fmt::format("at step {}", trace.size());
+  std::string what = kind == ViolationKind::invariant ? fmt::format("invariant \"{}\"", invariant)
+                                                      : std::string(name(kind));
   if (detail.empty()) return fmt::format("{} {}", what, where);
   return fmt::format("{} {}: {}", what, where, detail);
 }
@@ -55,9 +61,7 @@ std::string Replayed::describe() const {
   return fmt::format("ok: {} steps, no rule broken", steps);
 }
 
-std::string to_string(const Trace& trace) {
-  return fmt::format("{{{}}}", fmt::join(trace, ", "));
-}
+std::string to_string(const Trace& trace) { return fmt::format("{{{}}}", fmt::join(trace, ", ")); }
 
 std::string replay_test(const std::string& suite, const std::string& name,
                         const std::string& system_expr, const Trace& trace) {
@@ -92,9 +96,10 @@ std::string check_options(const Options& options, bool restorable, bool copyable
   }
   if (options.threads == 0) return "merilo: Options::threads must be at least 1";
   if (options.threads > 1 && !copyable) {
-    return fmt::format("merilo: Options::threads is {} but the system is not copy-constructible; "
-                       "each worker thread needs its own copy",
-                       options.threads);
+    return fmt::format(
+        "merilo: Options::threads is {} but the system is not copy-constructible; "
+        "each worker thread needs its own copy",
+        options.threads);
   }
   return {};
 }
@@ -140,8 +145,8 @@ std::string format_rows(const std::vector<Row>& rows, const Replayed& replayed) 
   for (const Row& r : rows) desc_width = std::max(desc_width, r.description.size());
   std::string out;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    out += fmt::format("#{:0{}} {:<{}} | {}\n", i + 1, num_width, rows[i].description,
-                       desc_width, rows[i].tuple);
+    out += fmt::format("#{:0{}} {:<{}} | {}\n", i + 1, num_width, rows[i].description, desc_width,
+                       rows[i].tuple);
   }
   if (!replayed.error.empty()) {
     out += fmt::format("TRACE DOES NOT FIT: {}\n", replayed.error);
@@ -164,15 +169,19 @@ std::string total_problem(std::size_t m, std::size_t e, TotalCell cell) {
     return {};
   }
   switch (cell.outcome) {
-    case Outcome::moved: return {};
+    case Outcome::moved:
+      return {};
     case Outcome::ignored:
     case Outcome::rejected:
       if (!cell.unchanged) {
-        return fmt::format("{} but changed the machine or returned actions", fsm::name(cell.outcome));
+        return fmt::format("{} but changed the machine or returned actions",
+                           fsm::name(cell.outcome));
       }
       return {};
-    case Outcome::invalid: return "a real state and event must not be invalid";
-    case Outcome::none: return "returned the unset outcome none";
+    case Outcome::invalid:
+      return "a real state and event must not be invalid";
+    case Outcome::none:
+      return "returned the unset outcome none";
   }
   return fmt::format("returned an out-of-range outcome {}", static_cast<unsigned>(cell.outcome));
 }

@@ -81,9 +81,9 @@ TEST(Explorer, ResultsAreIdenticalForAnyThreadCount) {
 TEST(Explorer, TuplesAreSortedWithAShortestTraceToEach) {
   fixtures::Counters<2, 2> sys;
   const ex::Result r = ex::explore(sys, quiet(100));
-  ASSERT_EQ(r.tuples, (std::vector<std::string>{"full full", "full open", "open full", "open open"}));
-  EXPECT_EQ(r.tuple_traces,
-            (std::vector<Trace>{{0, 0, 1, 1}, {0, 0}, {1, 1}, {}}));
+  ASSERT_EQ(r.tuples,
+            (std::vector<std::string>{"full full", "full open", "open full", "open open"}));
+  EXPECT_EQ(r.tuple_traces, (std::vector<Trace>{{0, 0, 1, 1}, {0, 0}, {1, 1}, {}}));
 }
 
 TEST(Explorer, ReportsTheShortestTraceToABrokenInvariant) {
@@ -259,8 +259,9 @@ TEST(Explorer, FingerprintsWorldsThatFeedTheirOwnBytes) {
 TEST(Explorer, SummaryLineNamesTheBoundTheInvariantsAndTheViolation) {
   fixtures::Grid sys;
   const ex::Result r = ex::explore(sys, quiet(100));
-  EXPECT_EQ(r.summary(),
-            "merilo: complete=false states=8 depth=2 invariants=1 [not at (2, 1)] violation=invariant");
+  EXPECT_EQ(
+      r.summary(),
+      "merilo: complete=false states=8 depth=2 invariants=1 [not at (2, 1)] violation=invariant");
   fixtures::Counters<2, 1> counters;
   EXPECT_EQ(ex::explore(counters, quiet(10)).summary(),
             "merilo: complete=true states=4 depth=2 invariants=0 []");

@@ -35,7 +35,8 @@ class CountersBase {
   [[nodiscard]] ex::Status check() const { return {}; }
   [[nodiscard]] std::string tuple() const {
     std::string t;
-    for (std::size_t i = 0; i < N; ++i) t += (i ? " " : "") + std::string(w_.v[i] == K ? "full" : "open");
+    for (std::size_t i = 0; i < N; ++i)
+      t += (i ? " " : "") + std::string(w_.v[i] == K ? "full" : "open");
     return t;
   }
   [[nodiscard]] bool settled() const { return true; }

@@ -49,14 +49,17 @@ TEST(Total, PassesAMachineThatHandlesEveryPair) {
 TEST(Total, RefusesAZeroStateOrEventThatIsNotInvalid) {
   const auto r = run<M<true, false, false>>();
   ASSERT_EQ(r.problems.size(), 5u);  // row 0 and column 0
-  EXPECT_EQ(r.problems[0], "machine #0 / event #0: the zero machine must be refused as invalid, got moved");
-  EXPECT_EQ(r.problems[3], "machine #1 / event #0: the zero event must be refused as invalid, got moved");
+  EXPECT_EQ(r.problems[0],
+            "machine #0 / event #0: the zero machine must be refused as invalid, got moved");
+  EXPECT_EQ(r.problems[3],
+            "machine #1 / event #0: the zero event must be refused as invalid, got moved");
 }
 
 TEST(Total, RefusesAQuietPairThatChangesSomething) {
   const auto r = run<M<false, true, false>>();
   ASSERT_EQ(r.problems.size(), 2u);
-  EXPECT_EQ(r.problems[0], "machine #1 / event #2: ignored but changed the machine or returned actions");
+  EXPECT_EQ(r.problems[0],
+            "machine #1 / event #2: ignored but changed the machine or returned actions");
 }
 
 TEST(Total, RefusesARealPairThatIsInvalid) {

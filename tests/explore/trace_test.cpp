@@ -33,7 +33,8 @@ TEST(Replay, FailsWhenAKindIsNotEnabled) {
   fixtures::Grid sys;
   const ex::Replayed r = ex::replay(sys, {1, 1, 1, 1});
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.error, "the trace does not fit: step 4 takes kind 1 (up), which is not enabled there");
+  EXPECT_EQ(r.error,
+            "the trace does not fit: step 4 takes kind 1 (up), which is not enabled there");
   EXPECT_EQ(r.steps, 3u);
 }
 

@@ -67,8 +67,8 @@ inline std::string pinned_name(std::string_view kind) {
 /// truncation when `options.require_complete` is set. Returns the result for
 /// further assertions.
 template <explore::System S>
-explore::Result explore(S& sys, const explore::Options& options, const char* file = __builtin_FILE(),
-                        int line = __builtin_LINE()) {
+explore::Result explore(S& sys, const explore::Options& options,
+                        const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   explore::Result r = explore::explore(sys, options);
   if (!r.error.empty()) {
     ADD_FAILURE_AT(file, line) << r.error;
@@ -76,16 +76,18 @@ explore::Result explore(S& sys, const explore::Options& options, const char* fil
   }
   if (r.violation.found()) {
     ADD_FAILURE_AT(file, line) << "merilo found a violation: " << r.violation.describe() << "\n\n"
-                  << explore::format(sys, r.violation.trace)
-                  << "\nPin it with this test, which fails while the bug is there:\n\n"
-                  << explore::replay_test("Replay",
-                                          detail::pinned_name(explore::name(r.violation.kind)),
-                                          detail::type_name<S>() + "{}", r.violation.trace);
+                               << explore::format(sys, r.violation.trace)
+                               << "\nPin it with this test, which fails while the bug is there:\n\n"
+                               << explore::replay_test(
+                                      "Replay",
+                                      detail::pinned_name(explore::name(r.violation.kind)),
+                                      detail::type_name<S>() + "{}", r.violation.trace);
   } else if (options.require_complete && !r.complete) {
     ADD_FAILURE_AT(file, line) << "merilo: the search stopped at max_states=" << options.max_states
-                  << " before checking every world (every world within depth " << r.depth
-                  << " was checked); raise max_states or shrink the system\n"
-                  << r.summary();
+                               << " before checking every world (every world within depth "
+                               << r.depth
+                               << " was checked); raise max_states or shrink the system\n"
+                               << r.summary();
   }
   return r;
 }
@@ -97,8 +99,9 @@ void expect_replay_ok(S& sys, const explore::Trace& trace, const char* file = __
                       int line = __builtin_LINE()) {
   const explore::Replayed r = explore::replay(sys, trace);
   if (!r.ok()) {
-    ADD_FAILURE_AT(file, line) << "replay of " << explore::to_string(trace) << ": " << r.describe() << "\n\n"
-                  << explore::format(sys, trace);
+    ADD_FAILURE_AT(file, line) << "replay of " << explore::to_string(trace) << ": " << r.describe()
+                               << "\n\n"
+                               << explore::format(sys, trace);
   }
 }
 
@@ -110,15 +113,17 @@ void expect_replay_finds(S& sys, const explore::Trace& trace, explore::Violation
   const explore::Replayed r = explore::replay(sys, trace);
   if (!r.error.empty() || r.violation.kind != kind || r.violation.trace != trace) {
     ADD_FAILURE_AT(file, line) << "expected " << explore::name(kind) << " at step " << trace.size()
-                  << " of " << explore::to_string(trace) << ", got: " << r.describe() << "\n\n"
-                  << explore::format(sys, trace);
+                               << " of " << explore::to_string(trace) << ", got: " << r.describe()
+                               << "\n\n"
+                               << explore::format(sys, trace);
   }
 }
 
 /// Fires every event at every machine of `table` and fails the current test
 /// with every pair that broke a rule.
 template <explore::Totality T>
-void expect_total(const T& table, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+void expect_total(const T& table, const char* file = __builtin_FILE(),
+                  int line = __builtin_LINE()) {
   const explore::TotalResult r = explore::total(table);
   if (!r.ok()) ADD_FAILURE_AT(file, line) << r.report();
 }

@@ -136,7 +136,9 @@ concept System = requires(S& s, const S& cs, Kind k) {
 /// must behave as it did when `w` was current. The explorer checks the first
 /// and, on a sample of worlds, replays from `reset()` to check the rest.
 template <class S>
-concept Restorable = System<S> && requires(S& s, const world_t<S>& w) { s.restore(w); };
+concept Restorable = System<S> && requires(S& s, const world_t<S>& w) {
+  s.restore(w);
+};
 
 /// The invariant names of `sys`, as strings.
 template <System S>

@@ -78,9 +78,10 @@ template <Totality T>
   const std::size_t machines = table.machines();
   const std::size_t events = table.events();
   if (machines < 2 || events < 2) {
-    r.problems.push_back("total: the table needs the zero value plus at least one real machine "
-                         "and event (it has " + std::to_string(machines) + " machines and " +
-                         std::to_string(events) + " events)");
+    r.problems.push_back(
+        "total: the table needs the zero value plus at least one real machine "
+        "and event (it has " +
+        std::to_string(machines) + " machines and " + std::to_string(events) + " events)");
     return r;
   }
   for (std::size_t m = 0; m < machines; ++m) {
@@ -96,7 +97,7 @@ template <Totality T>
 /// A `Totality` over lists of machine values and events, fired through the
 /// machine's own `fire`.
 template <class M, class E>
-  requires fsm::Machine<M, E>
+requires fsm::Machine<M, E>
 class FireTable {
  public:
   /// Names a pair for problem reports.

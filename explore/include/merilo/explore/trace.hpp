@@ -122,7 +122,7 @@ Fingerprint walk(S& sys, const Trace& trace, Replayed& out, Before&& on_step, Af
       const Trace prefix(trace.begin(), trace.begin() + static_cast<std::ptrdiff_t>(i + 1));
       if (!s.ok()) {
         const auto kind = s.code() == Status::Code::mode_change ? ViolationKind::mode_change
-                                                                 : ViolationKind::apply_error;
+                                                                : ViolationKind::apply_error;
         out.violation = {kind, prefix, {}, s.detail()};
         after_step();
         return {};
@@ -140,16 +140,16 @@ Fingerprint walk(S& sys, const Trace& trace, Replayed& out, Before&& on_step, Af
     bool any = false;
     for (Kind k = 0; k < kinds && !any; ++k) any = sys.enabled(k);
     if (!any && !sys.settled()) {
-      out.violation = {ViolationKind::deadlock, trace, {},
-                       "no kind is enabled and the system is not settled"};
+      out.violation = {
+          ViolationKind::deadlock, trace, {}, "no kind is enabled and the system is not settled"};
       return {};
     }
     where = "world";
     return fingerprint(sys.world());
   } catch (...) {
     const Trace prefix(trace.begin(), trace.begin() + static_cast<std::ptrdiff_t>(reached));
-    out.violation = {ViolationKind::crash, prefix, {},
-                     crash_detail(where, std::current_exception())};
+    out.violation = {
+        ViolationKind::crash, prefix, {}, crash_detail(where, std::current_exception())};
     return {};
   }
 }
@@ -165,9 +165,12 @@ Replayed replay_twice(S& sys, const Trace& trace, Before&& on_step, After&& afte
   const Fingerprint first = walk(sys, trace, out, on_step, after_step);
   if (!out.ok()) return out;
   Replayed again;
-  const Fingerprint second = walk(sys, trace, again, [](Kind) {}, [] {});
+  const Fingerprint second = walk(
+      sys, trace, again, [](Kind) {}, [] {});
   if (!again.ok() || !(first == second)) {
-    out.violation = {ViolationKind::nondeterminism, trace, {},
+    out.violation = {ViolationKind::nondeterminism,
+                     trace,
+                     {},
                      "following the same trace twice from reset reached different worlds"};
   }
   return out;
@@ -177,14 +180,18 @@ Replayed replay_twice(S& sys, const Trace& trace, Before&& on_step, After&& afte
 
 template <System S>
 Replayed replay(S& sys, const Trace& trace) {
-  return detail::replay_twice(sys, trace, [](Kind) {}, [] {});
+  return detail::replay_twice(
+      sys, trace, [](Kind) {}, [] {});
 }
 
 template <System S>
 std::string format(S& sys, const Trace& trace) {
   std::vector<detail::Row> rows;
   const Replayed r = detail::replay_twice(
-      sys, trace, [&](Kind k) { rows.push_back({std::string(sys.describe(k)), {}}); },
+      sys, trace,
+      [&](Kind k) {
+        rows.push_back({std::string(sys.describe(k)), {}});
+      },
       [&] { rows.back().tuple = std::string(sys.tuple()); });
   return detail::format_rows(rows, r);
 }

@@ -61,11 +61,16 @@ enum class Outcome : std::uint8_t {
 /// The name of `o`, for logs and reports ("moved", "invalid", ...).
 [[nodiscard]] constexpr std::string_view name(Outcome o) noexcept {
   switch (o) {
-    case Outcome::none: return "none";
-    case Outcome::moved: return "moved";
-    case Outcome::ignored: return "ignored";
-    case Outcome::rejected: return "rejected";
-    case Outcome::invalid: return "invalid";
+    case Outcome::none:
+      return "none";
+    case Outcome::moved:
+      return "moved";
+    case Outcome::ignored:
+      return "ignored";
+    case Outcome::rejected:
+      return "rejected";
+    case Outcome::invalid:
+      return "invalid";
   }
   return "out-of-range";
 }
@@ -157,7 +162,7 @@ constexpr CounterStep Counter::inc() const noexcept {
 /// `A` is an enum whose enumerators are 0, 1, 2, ... (at most 64 of them);
 /// `for_each` visits the set ones in that (declaration) order.
 template <class A>
-  requires std::is_enum_v<A>
+requires std::is_enum_v<A>
 class ActionSet {
  public:
   constexpr ActionSet() noexcept = default;
@@ -228,7 +233,7 @@ struct ByteSinkArchetype {
 /// must feed the same bytes exactly when they are equal.
 template <class W>
 concept FeedsBytes = requires(const W& w, detail::ByteSinkArchetype& sink) {
-  { w.feed(sink) };
+  {w.feed(sink)};
 };
 
 /// A world: a snapshot of a whole system that merilo can copy and
@@ -239,7 +244,7 @@ concept FeedsBytes = requires(const W& w, detail::ByteSinkArchetype& sink) {
 /// NOTE: a struct with padding fails `ByteHashable`: reorder its fields, make
 /// the padding explicit (a zeroed `std::uint8_t pad_[N]`), or give it `feed`.
 template <class W>
-concept World = std::copyable<W> && (ByteHashable<W> || FeedsBytes<W>);
+concept World = std::copyable<W> &&(ByteHashable<W> || FeedsBytes<W>);
 
 /// A machine: a regular (copyable, equality-comparable) value whose `fire`
 /// takes an event `E` and returns `Fired<M, A>` for some action enum `A`.

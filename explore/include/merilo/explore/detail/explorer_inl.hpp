@@ -9,6 +9,7 @@
 #ifndef MERILO_EXPLORE_DETAIL_EXPLORER_INL_HPP
 #define MERILO_EXPLORE_DETAIL_EXPLORER_INL_HPP
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -17,7 +18,6 @@
 #include <string>
 #include <thread>
 #include <type_traits>
-#include <algorithm>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -38,8 +38,7 @@ inline constexpr std::size_t kChunk = 64;
 inline constexpr std::uint32_t kAlwaysReplayed = 1024;
 
 /// The usage error for options that cannot run, or "" when they can.
-[[nodiscard]] std::string check_options(const Options& options, bool restorable,
-                                        bool copyable);
+[[nodiscard]] std::string check_options(const Options& options, bool restorable, bool copyable);
 
 /// Progress on a terminal, and the summary line.
 class Log {
@@ -203,8 +202,9 @@ class Expander {
         return;
       }
     } catch (...) {
-      out.problem = FrontierProblem{ViolationKind::crash, index,
-                                    crash_detail("reset/enabled/settled", std::current_exception())};
+      out.problem =
+          FrontierProblem{ViolationKind::crash, index,
+                          crash_detail("reset/enabled/settled", std::current_exception())};
       return;
     }
     for (std::size_t n = 0; n < enabled_.size(); ++n) {
@@ -236,9 +236,10 @@ class Expander {
     if (!s.ok()) {
       CandidateExtra& x = out.extra_of(c);
       x.problem = s.code() == Status::Code::mode_change ? ViolationKind::mode_change
-                                                         : ViolationKind::apply_error;
+                                                        : ViolationKind::apply_error;
       x.detail = s.detail();
-      if (s.code() == Status::Code::broken) x.detail = "apply returned broken(" + s.invariant() + ")";
+      if (s.code() == Status::Code::broken)
+        x.detail = "apply returned broken(" + s.invariant() + ")";
       return true;
     }
     const auto& w = sys_->world();
@@ -347,7 +348,8 @@ class Search {
     {
       std::vector<std::jthread> threads;
       threads.reserve(helpers);
-      for (std::size_t t = 1; t <= helpers; ++t) threads.emplace_back([&, t] { work(expanders_[t]); });
+      for (std::size_t t = 1; t <= helpers; ++t)
+        threads.emplace_back([&, t] { work(expanders_[t]); });
       work(expanders_[0]);
     }
     for (const auto& c : out) result_.steps += c.steps;
@@ -418,7 +420,8 @@ class Search {
       result_.tuple_traces.push_back(parents_.path(id));
     }
     result_.memory_bytes = visited_.memory_bytes() + parents_.memory_bytes();
-    result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    result_.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     log_.summary(result_);
     return std::move(result_);
   }
