@@ -40,6 +40,7 @@ bench:
 	cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DMERILO_BUILD_BENCH=ON $(CMAKE_FLAGS)
 	cmake --build build-bench -j $(JOBS)
 	@for p in build-bench/bench-bin/bench_*; do echo "== $$p"; "$$p" || exit 1; done
+	@echo "== merilo vs SPIN"; bench/explore/vs_spin.sh build-bench/bench-bin/bench_explore
 
 lint:
 	@$(DEPS) base lint
@@ -49,6 +50,22 @@ lint:
 format:
 	@$(DEPS) lint
 	git ls-files '*.hpp' '*.cpp' | xargs clang-format -i
+
+# make fuzz: every example's fuzz target, built with clang and
+# -fsanitize=fuzzer,address,undefined in build-fuzz/, seeded from its
+# exhaustive search, fuzzed FUZZTIME seconds each (default 30). Corpora,
+# crashes and logs go to fuzz-out/<target>/; a violation's trace is printed.
+FUZZTIME ?= 30
+fuzz:
+	@$(DEPS) base clang
+	@FUZZTIME=$(FUZZTIME) JOBS=$(JOBS) cmake/fuzz.sh run
+
+# make fuzz-seeded: each seeded bug, beyond a search bounded too small to
+# reach it, must be found by seeded libFuzzer within a fixed number of
+# executions (-seed fixed), and its saved input must replay the same trace.
+fuzz-seeded:
+	@$(DEPS) base clang
+	@JOBS=$(JOBS) cmake/fuzz.sh seeded
 
 ci:
 	@$(DEPS) base clang lint

@@ -11,7 +11,7 @@ declare -A packages=(
   [base]="cmake make g++ pkg-config libfmt-dev libxxhash-dev googletest libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev"
   [clang]="clang libclang-rt-dev"
   [lint]="clang-format clang-tidy"
-  [bench]="libbenchmark-dev"
+  [bench]="libbenchmark-dev spin"
 )
 
 missing=()
