@@ -179,9 +179,10 @@ class Shrinker {
  public:
   using Cmd = command_t<S>;
 
-  Shrinker(S& spec, const Config& config, std::vector<Tree<Cmd>> trees, Execution first)
-      : spec_(spec), config_(config), current_(std::move(trees)), best_(std::move(first)),
-        tag_(best_.violation->tag) {}
+  Shrinker(S& spec, const Config& config, std::vector<Tree<Cmd>> trees, Violation violation,
+           Stage stage, std::size_t step)
+      : spec_(spec), config_(config), current_(std::move(trees)), tag_(violation.tag),
+        violation_(std::move(violation)), stage_(stage), step_(step) {}
 
   void run() {
     if (current_.empty()) return;
@@ -191,7 +192,9 @@ class Shrinker {
   }
 
   const std::vector<Tree<Cmd>>& current() const { return current_; }
-  const Execution& best() const { return best_; }
+  const Violation& violation() const { return violation_; }
+  Stage stage() const { return stage_; }
+  std::size_t step() const { return step_; }
   std::size_t shrinks() const { return accepted_; }
   std::size_t executions() const { return executions_; }
   std::size_t dropped() const { return inadmissible_; }
@@ -254,9 +257,11 @@ class Shrinker {
       }
       ++executions_;
       Execution e = execute_list(spec_, list);
-      if (e.violation && e.violation->tag == tag_) {
+      if (e.violation.has_value() && e.violation.value().tag == tag_) {
         current_ = std::move(candidate);
-        best_ = std::move(e);
+        violation_ = std::move(e.violation).value();
+        stage_ = e.stage;
+        step_ = e.step;
         ++accepted_;
         return Try::accepted;
       }
@@ -272,8 +277,10 @@ class Shrinker {
   S& spec_;
   const Config& config_;
   std::vector<Tree<Cmd>> current_;
-  Execution best_;
   std::string tag_;
+  Violation violation_;  // of current_
+  Stage stage_;
+  std::size_t step_;
   std::size_t accepted_ = 0;
   std::size_t executions_ = 0;
   std::size_t inadmissible_ = 0;
@@ -300,16 +307,17 @@ std::optional<Failure<command_t<S>>> run_one(S& spec, const Config& config, std:
     return f;
   }
   Execution first = execute_list(spec, f.original);
-  if (!first.violation) return std::nullopt;
-  f.original_violation = *first.violation;
+  if (!first.violation.has_value()) return std::nullopt;
+  f.original_violation = std::move(first.violation).value();
   f.original_stage = first.stage;
   f.original_step = first.step;
-  Shrinker<S> shrinker(spec, config, std::move(grown.trees), std::move(first));
+  Shrinker<S> shrinker(spec, config, std::move(grown.trees), f.original_violation, first.stage,
+                       first.step);
   shrinker.run();
   f.shrunk = values(shrinker.current());
-  f.violation = *shrinker.best().violation;
-  f.stage = shrinker.best().stage;
-  f.step = shrinker.best().step;
+  f.violation = shrinker.violation();
+  f.stage = shrinker.stage();
+  f.step = shrinker.step();
   f.shrinks = shrinker.shrinks();
   f.candidates = shrinker.executions();
   f.inadmissible = shrinker.dropped();
