@@ -55,6 +55,28 @@ std::string Result::summary() const {
   return line;
 }
 
+namespace {
+// A DOT double-quoted string.
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c == '\n' ? ' ' : c;
+  }
+  return out + '"';
+}
+}  // namespace
+
+std::string TupleGraph::to_dot(std::string_view name) const {
+  std::string out =
+      fmt::format("digraph {} {{\n  rankdir=LR;\n  node [shape=box];\n", quoted(name));
+  for (const auto& n : nodes) out += fmt::format("  {};\n", quoted(n));
+  for (const auto& e : edges) {
+    out += fmt::format("  {} -> {} [label={}];\n", quoted(e.from), quoted(e.to), quoted(e.label));
+  }
+  return out + "}\n";
+}
+
 std::string Replayed::describe() const {
   if (!error.empty()) return error;
   if (violation.found()) return violation.describe();

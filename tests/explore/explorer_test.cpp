@@ -274,3 +274,36 @@ TEST(Explorer, ReportsMemoryPerStoredState) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Explorer, DrawsTheTupleGraphOnRequest) {
+  fixtures::Counters<2, 1> sys;
+  ex::TupleGraph graph;
+  ex::Options options = quiet(100);
+  options.graph = &graph;
+  const ex::Result r = ex::explore(sys, options);
+  EXPECT_EQ(graph.nodes, r.tuples);
+  EXPECT_EQ(graph.to_dot("counters"),
+            "digraph \"counters\" {\n"
+            "  rankdir=LR;\n"
+            "  node [shape=box];\n"
+            "  \"full full\";\n"
+            "  \"full open\";\n"
+            "  \"open full\";\n"
+            "  \"open open\";\n"
+            "  \"full open\" -> \"full full\" [label=\"inc c1\"];\n"
+            "  \"open full\" -> \"full full\" [label=\"inc c0\"];\n"
+            "  \"open open\" -> \"full open\" [label=\"inc c0\"];\n"
+            "  \"open open\" -> \"open full\" [label=\"inc c1\"];\n"
+            "}\n");
+  // The same graph on several threads.
+  ex::TupleGraph threaded;
+  options.graph = &threaded;
+  options.threads = 3;
+  fixtures::Counters<2, 1> other;
+  (void)ex::explore(other, options);
+  EXPECT_EQ(threaded.edges, graph.edges);
+}
+
+}  // namespace

@@ -57,6 +57,23 @@ enum class Mode : std::uint8_t {
   restore,    ///< `restore(world)`: O(1) per world. Needs `Restorable`.
 };
 
+/// The control-state graph of a search: one node per tuple, one edge per
+/// (tuple before, step description, tuple after) seen. Render it with
+/// `to_dot()` and Graphviz (`dot -Tsvg`).
+struct TupleGraph {
+  struct Edge {
+    std::string from;
+    std::string label;  // describe(k) in the world the step was taken from
+    std::string to;
+    friend auto operator<=>(const Edge&, const Edge&) = default;
+  };
+  std::vector<std::string> nodes;  ///< Sorted.
+  std::vector<Edge> edges;         ///< Sorted, no duplicates.
+
+  /// Graphviz DOT text for the graph, named `name`.
+  [[nodiscard]] std::string to_dot(std::string_view name = "merilo") const;
+};
+
 /// Bounds and knobs of one search.
 struct Options {
   /// The most worlds the search stores. Required: 0 (the default) is a usage
@@ -77,6 +94,9 @@ struct Options {
   /// Where the summary line (and, on a terminal, progress) goes; nullptr
   /// means stderr.
   std::FILE* log = nullptr;
+  /// When set, the search also fills this graph. It costs a `tuple()` and a
+  /// `describe()` call per step taken, so leave it off for big searches.
+  TupleGraph* graph = nullptr;
 };
 
 /// What rule a violation broke. `none` (zero) means no violation.

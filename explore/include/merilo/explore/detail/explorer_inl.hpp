@@ -15,6 +15,7 @@
 #include <exception>
 #include <limits>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -88,10 +89,13 @@ struct Candidate {
   std::optional<W> world;          // kept in restore mode only
 };
 
+using Edges = std::set<TupleGraph::Edge>;
+
 template <class W>
 struct ChunkResult {
   std::vector<Candidate<W>> candidates;
   std::vector<CandidateExtra> extras;
+  Edges edges;                             // only when the caller asked for a graph
   std::optional<FrontierProblem> problem;  // the chunk's first frontier problem
   std::uint64_t steps = 0;
 
@@ -121,8 +125,9 @@ class Expander {
   using W = world_t<S>;
 
   Expander(S& sys, bool restore, std::size_t sample, const FingerprintSet& visited,
-           const ParentLinks& parents, const TupleIds& tuples)
+           const ParentLinks& parents, const TupleIds& tuples, bool graph)
       : sys_(&sys),
+        graph_(graph),
         restore_(restore),
         sample_(sample),
         visited_(visited),
@@ -201,6 +206,7 @@ class Expander {
                                       "no kind is enabled and the system is not settled"};
         return;
       }
+      if (graph_) from_ = sys_->tuple();
     } catch (...) {
       out.problem =
           FrontierProblem{ViolationKind::crash, index,
@@ -219,7 +225,12 @@ class Expander {
             return;
           }
         }
-        if (!step(c, out)) continue;
+        if (graph_) label_ = sys_->describe(c.kind);
+        const Step taken = step(c, out);
+        if (graph_ && taken != Step::failed) {
+          out.edges.insert(TupleGraph::Edge{from_, label_, std::string(sys_->tuple())});
+        }
+        if (taken == Step::seen) continue;
       } catch (...) {
         CandidateExtra& x = out.extra_of(c);
         x.problem = ViolationKind::crash;
@@ -229,8 +240,10 @@ class Expander {
     }
   }
 
-  // Applies c.kind and fills `c`; false when the world was seen before.
-  bool step(Candidate<W>& c, ChunkResult<W>& out) {
+  enum class Step : std::uint8_t { fresh, seen, failed };
+
+  // Applies c.kind and fills `c` unless the world was seen before.
+  Step step(Candidate<W>& c, ChunkResult<W>& out) {
     Status s = sys_->apply(c.kind);
     ++out.steps;
     if (!s.ok()) {
@@ -240,11 +253,11 @@ class Expander {
       x.detail = s.detail();
       if (s.code() == Status::Code::broken)
         x.detail = "apply returned broken(" + s.invariant() + ")";
-      return true;
+      return Step::failed;
     }
     const auto& w = sys_->world();
     c.fp = fingerprint(w);
-    if (visited_.contains(c.fp) || !local_.insert(c.fp)) return false;
+    if (visited_.contains(c.fp) || !local_.insert(c.fp)) return Step::seen;
     Status inv = sys_->check();
     if (!inv.ok()) {
       CandidateExtra& x = out.extra_of(c);
@@ -259,10 +272,13 @@ class Expander {
       x.new_tuple = true;
     }
     if (restore_) c.world.emplace(w);
-    return true;
+    return Step::fresh;
   }
 
   S* sys_;
+  bool graph_;
+  std::string from_;   // the frontier world's tuple, with a graph
+  std::string label_;  // the step's description, with a graph
   bool restore_;
   std::size_t sample_;
   const FingerprintSet& visited_;
@@ -322,12 +338,14 @@ class Search {
 
   void make_workers() {
     const std::size_t sample = restore_ ? options_.determinism_sample : 1;
-    expanders_.emplace_back(sys_, restore_, sample, visited_, parents_, tuple_ids_);
+    const bool graph = options_.graph != nullptr;
+    expanders_.emplace_back(sys_, restore_, sample, visited_, parents_, tuple_ids_, graph);
     if constexpr (std::is_copy_constructible_v<S>) {
       copies_.reserve(options_.threads);
       for (unsigned t = 1; t < options_.threads; ++t) {
         copies_.push_back(sys_);
-        expanders_.emplace_back(copies_.back(), restore_, sample, visited_, parents_, tuple_ids_);
+        expanders_.emplace_back(copies_.back(), restore_, sample, visited_, parents_, tuple_ids_,
+                                graph);
       }
     }
   }
@@ -352,7 +370,10 @@ class Search {
         threads.emplace_back([&, t] { work(expanders_[t]); });
       work(expanders_[0]);
     }
-    for (const auto& c : out) result_.steps += c.steps;
+    for (auto& c : out) {
+      result_.steps += c.steps;
+      edges_.merge(c.edges);
+    }
     // A problem of a frontier world has a shorter trace than any candidate's.
     for (const auto& c : out) {
       if (c.problem) {
@@ -420,6 +441,10 @@ class Search {
       result_.tuple_traces.push_back(parents_.path(id));
     }
     result_.memory_bytes = visited_.memory_bytes() + parents_.memory_bytes();
+    if (options_.graph != nullptr) {
+      options_.graph->nodes = result_.tuples;
+      options_.graph->edges.assign(edges_.begin(), edges_.end());
+    }
     result_.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     log_.summary(result_);
@@ -435,6 +460,7 @@ class Search {
   FingerprintSet visited_;
   ParentLinks parents_;
   TupleIds tuple_ids_;
+  Edges edges_;  // only with a graph
   std::vector<FrontierItem<W>> frontier_;
   std::vector<S> copies_;
   std::vector<Expander<S>> expanders_;
