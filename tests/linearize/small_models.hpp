@@ -56,6 +56,12 @@ struct RegisterSpec {
   }
 };
 
+/// The same register, saying that reads change nothing (so check_history
+/// places them greedily).
+struct ReadOnlyRegisterSpec : RegisterSpec {
+  bool read_only(const Cmd& c, const std::optional<Resp>&) const { return c.kind == 0; }
+};
+
 /// A FIFO queue (FeedsBytes: a vector). Dequeue on empty answers -1.
 struct Queue {
   std::vector<int> items;

@@ -1,0 +1,622 @@
+// merilo/linearize/detail/history_inl.hpp — the recorded-history search
+// behind check_history(): partitioning, the event list, the state cache and
+// the Wing & Gong / Lowe walk.
+#ifndef MERILO_LINEARIZE_DETAIL_HISTORY_INL_HPP
+#define MERILO_LINEARIZE_DETAIL_HISTORY_INL_HPP
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <new>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <merilo/linearize/detail/hash.hpp>
+#include <merilo/linearize/history.hpp>
+
+namespace merilo::linearize::detail {
+
+/// Does the spec say which calls never change the model?
+template <class S, class C, class R>
+concept DeclaresReadOnly = requires(const S& spec, const C& cmd, const std::optional<R>& response) {
+  { spec.read_only(cmd, response) } -> std::convertible_to<bool>;
+};
+
+/// Does the spec split histories by key?
+template <class S, class C>
+concept Partitioned = requires(const S& spec, const C& cmd) {
+  { spec.partition(cmd) } -> std::convertible_to<std::string>;
+};
+
+/// The (placed set, model) states one part's search has visited.
+///
+/// A state is the position reached in each chain of completed operations
+/// (see PartSearch), the bitset of pending operations (no response) placed
+/// so far, and the model. The table hashes (positions, model) with XXH3 —
+/// open addressing, exact comparison on a hash match — and keeps, for one
+/// (positions, model), every pending set seen with it: a state is known
+/// when it was visited exactly, or when a state with the same positions and
+/// model but fewer pending operations placed has already failed (anything
+/// that works with more pending operations placed works with fewer: the
+/// others can still go last, since a pending operation never returns and
+/// every spec gives every command a next model).
+template <class M>
+class StateCache {
+ public:
+  static constexpr std::uint32_t kNone = 0xffffffffU;
+
+  StateCache(std::size_t chains, std::size_t pending_words, std::size_t max_bytes)
+      : chains_(chains), pending_words_(pending_words), max_bytes_(max_bytes) {
+    grow(1024);
+  }
+
+  /// Is the state known (visited, or dominated by a failed one)?
+  [[nodiscard]] bool known(const std::vector<std::uint32_t>& positions, std::uint64_t key_hash,
+                           const std::vector<std::uint64_t>& pending, const M& model) {
+    last_ = hash_model(model, key_hash, scratch_);
+    const std::uint64_t h = last_.hash | 1U;  // 0 marks an empty slot
+    for (std::size_t slot = static_cast<std::size_t>(h) & mask_; hashes_[slot] != 0;
+         slot = (slot + 1) & mask_) {
+      if (hashes_[slot] != h) continue;
+      const std::uint32_t entry = entries_[slot];
+      if (!same(entry, positions, model)) continue;
+      const std::uint64_t* stored = pending_.data() + std::size_t{entry} * pending_words_;
+      bool equal = true;
+      bool subset = true;
+      for (std::size_t w = 0; w < pending_words_; ++w) {
+        equal = equal && stored[w] == pending[w];
+        subset = subset && (stored[w] & ~pending[w]) == 0;
+      }
+      if (equal || (subset && !on_stack_[entry])) return true;
+    }
+    return false;
+  }
+
+  /// Remembers the state `known` was last asked about (same arguments) as
+  /// on the search's current path; returns its entry, or kNone when memory
+  /// is spent (the search then just does not remember it).
+  std::uint32_t add(const std::vector<std::uint32_t>& positions,
+                    const std::vector<std::uint64_t>& pending, const M& model) {
+    const std::size_t entry_bytes = chains_ * sizeof(std::uint32_t) +
+                                    pending_words_ * sizeof(std::uint64_t) + sizeof(M) +
+                                    last_.bytes + 2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) + 1;
+    if (full_ || bytes_ + entry_bytes > max_bytes_) {
+      full_ = true;
+      return kNone;
+    }
+    bytes_ += entry_bytes;
+    const std::uint64_t h = last_.hash | 1U;
+    std::size_t slot = static_cast<std::size_t>(h) & mask_;
+    while (hashes_[slot] != 0) slot = (slot + 1) & mask_;
+    const auto entry = static_cast<std::uint32_t>(models_.size());
+    hashes_[slot] = h;
+    entries_[slot] = entry;
+    positions_.insert(positions_.end(), positions.begin(), positions.end());
+    pending_.insert(pending_.end(), pending.begin(), pending.end());
+    models_.push_back(model);
+    on_stack_.push_back(1);
+    if (2 * models_.size() > hashes_.size()) grow(2 * hashes_.size());
+    return entry;
+  }
+
+  /// The search left this state for good: it failed.
+  void failed(std::uint32_t entry) {
+    if (entry != kNone) on_stack_[entry] = 0;
+  }
+
+  [[nodiscard]] std::size_t size() const noexcept { return models_.size(); }
+  [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+  [[nodiscard]] bool full() const noexcept { return full_; }
+
+ private:
+  bool same(std::uint32_t entry, const std::vector<std::uint32_t>& positions,
+            const M& model) const {
+    const std::uint32_t* stored = positions_.data() + std::size_t{entry} * chains_;
+    return std::equal(positions.begin(), positions.end(), stored) && models_[entry] == model;
+  }
+
+  void grow(std::size_t slots) {
+    std::vector<std::uint64_t> old_hashes = std::move(hashes_);
+    std::vector<std::uint32_t> old_entries = std::move(entries_);
+    hashes_.assign(slots, 0);
+    entries_.assign(slots, 0);
+    mask_ = slots - 1;
+    for (std::size_t i = 0; i < old_hashes.size(); ++i) {
+      if (old_hashes[i] == 0) continue;
+      std::size_t slot = static_cast<std::size_t>(old_hashes[i]) & mask_;
+      while (hashes_[slot] != 0) slot = (slot + 1) & mask_;
+      hashes_[slot] = old_hashes[i];
+      entries_[slot] = old_entries[i];
+    }
+  }
+
+  std::size_t chains_;
+  std::size_t pending_words_;
+  std::size_t max_bytes_;
+  std::size_t bytes_ = 0;
+  bool full_ = false;
+  std::size_t mask_ = 0;
+  ModelHash last_;
+  std::vector<std::uint64_t> hashes_;
+  std::vector<std::uint32_t> entries_;
+  std::vector<std::uint32_t> positions_;
+  std::vector<std::uint64_t> pending_;
+  std::vector<M> models_;
+  std::vector<std::uint8_t> on_stack_;
+  ByteBuffer scratch_;
+};
+
+/// Shared by every part of one check: what is left of the budget and time.
+struct Allowance {
+  std::uint64_t budget = 0;
+  std::uint64_t evaluations = 0;
+  std::chrono::steady_clock::time_point deadline{};
+  bool has_deadline = false;
+  Stop stop = Stop::none;
+
+  /// Spends one evaluation; false (with `stop` set) when none is left.
+  bool spend() {
+    if (evaluations >= budget) {
+      stop = Stop::budget;
+      return false;
+    }
+    ++evaluations;
+    if (has_deadline && (evaluations & 4095U) == 0 && std::chrono::steady_clock::now() >= deadline) {
+      stop = Stop::timeout;
+      return false;
+    }
+    return true;
+  }
+};
+
+/// The search over one part: `ops` are indices into the full operations.
+///
+/// Two facts keep its state small:
+///
+///   * Chains. The operations are split into chains, each operation
+///     invoked strictly after the previous one in its chain returned (one
+///     chain per process, roughly; as many chains as the most operations
+///     ever open at once). The walk can only reach an operation's call after
+///     passing the returns of everything that returned before it, so the
+///     placed set is always a prefix of every chain: one position per chain
+///     says exactly which operations are placed. That is the cache's key,
+///     and it is as small as the concurrency, not the history.
+///   * Placing what changes nothing. When the spec says a call is read-only
+///     (it leaves every model it fits unchanged: a read, a failed cas) and
+///     it fits, placing it at once is never wrong: any order that places it
+///     later stays valid with it moved to now (nothing unplaced returned
+///     before its invoke, and it changes no model on the way). So such a
+///     placement is not a choice: if it leads nowhere, the state before it
+///     leads nowhere either. (Being unchanged *here* is not enough: a write
+///     of the value the register already holds changes it elsewhere.)
+template <class S, class M, class C, class R, class V>
+class PartSearch {
+ public:
+  enum class Outcome : std::uint8_t { linearizable, not_linearizable, stopped };
+
+  PartSearch(const S& spec, std::span<const Operation<C, R>> all, std::vector<std::size_t> ops,
+             std::size_t cache_bytes)
+      : spec_(spec), all_(all), ops_(std::move(ops)), n_(ops_.size()) {
+    build_events();
+    build_chains();
+    cache_.emplace(chains_, pending_words(), cache_bytes);
+  }
+
+  Outcome run(const M& initial, Allowance& allowance) {
+    positions_.assign(chains_, 0);
+    pending_bits_.assign(pending_words(), 0);
+    key_hash_ = kSetSeed;
+    for (std::uint32_t c = 0; c < chains_; ++c) key_hash_ ^= chain_key(c, 0);
+    M model = initial;
+    (void)cache_->known(positions_, key_hash_, pending_bits_, model);
+    root_entry_ = cache_->add(positions_, pending_bits_, model);
+    std::uint32_t entry = next_[head()];
+    while (next_[head()] != head()) {
+      const std::uint32_t op = entry >> 1U;
+      if ((entry & 1U) == 0) {  // a call: try to place its operation here
+        if (!allowance.spend()) return Outcome::stopped;
+        const Operation<C, R>& o = operation(op);
+        if (!o.response || !spec_.postcondition(model, o.command, *o.response)) {
+          M next = spec_.next_model(model, o.command);
+          const bool unchanged = read_only(o) && next == model;
+          place(op);
+          if (!cache_->known(positions_, key_hash_, pending_bits_, next)) {
+            const std::uint32_t id = cache_->add(positions_, pending_bits_, next);
+            stack_.push_back(Frame{op, unchanged, id, std::move(model)});
+            model = std::move(next);
+            lift(op);
+            entry = next_[head()];
+            continue;
+          }
+          unplace(op);
+          if (unchanged) {  // this state leads nowhere: back up
+            if (stack_.empty()) return Outcome::not_linearizable;
+            entry = back_up(model);
+            continue;
+          }
+        }
+        entry = next_[entry];
+      } else {  // a return: its operation had to be placed by now
+        if (!have_dead_end_ || stack_.size() > dead_end_.size()) note_dead_end(op);
+        if (stack_.empty()) return Outcome::not_linearizable;
+        entry = back_up(model);
+      }
+    }
+    return Outcome::linearizable;
+  }
+
+  /// The placed order, as indices into all operations (after linearizable).
+  [[nodiscard]] std::vector<std::size_t> order() const {
+    std::vector<std::size_t> out;
+    out.reserve(stack_.size());
+    for (const Frame& f : stack_) out.push_back(ops_[f.op]);
+    return out;
+  }
+
+  /// The deepest dead end, or (when stopped) the longest placed prefix.
+  DeadEnd<V> explain(const M& initial, bool stopped) const {
+    DeadEnd<V> out;
+    out.part_size = n_;
+    const bool current_longer = stopped && stack_.size() >= dead_end_.size();
+    if (current_longer) {
+      for (const Frame& f : stack_) out.prefix.push_back(ops_[f.op]);
+      return out;
+    }
+    for (std::uint32_t op : dead_end_) out.prefix.push_back(ops_[op]);
+    if (stopped || !have_dead_end_) return out;
+    out.returned = ops_[dead_end_returned_];
+    // Re-derive the model and the candidates at the dead end: operations not
+    // placed whose call comes before the blocking return.
+    M model = initial;
+    std::vector<bool> placed(n_, false);
+    for (std::uint32_t op : dead_end_) {
+      model = spec_.next_model(model, operation(op).command);
+      placed[op] = true;
+    }
+    const std::uint32_t stop_at = order_of_event_[return_event(dead_end_returned_)];
+    for (std::uint32_t k = 0; k < stop_at; ++k) {
+      const std::uint32_t e = sorted_events_[k];
+      if ((e & 1U) != 0 || placed[e >> 1U]) continue;
+      if (out.candidates.size() == DeadEnd<V>::kMaxCandidates) {
+        ++out.more_candidates;
+        continue;
+      }
+      const Operation<C, R>& o = operation(e >> 1U);
+      Candidate<V> c;
+      c.operation = ops_[e >> 1U];
+      if (o.response) c.violation = spec_.postcondition(model, o.command, *o.response);
+      out.candidates.push_back(std::move(c));
+    }
+    return out;
+  }
+
+  [[nodiscard]] const StateCache<M>& cache() const noexcept { return *cache_; }
+
+ private:
+  static constexpr std::uint64_t kSetSeed = 0x7365747365656421ULL;
+  static constexpr std::uint32_t kNoIndex = 0xffffffffU;
+  struct Frame {
+    std::uint32_t op;
+    bool unchanged;      // placed because it changed nothing: not a choice
+    std::uint32_t entry;  // the cache entry of the state it led to
+    M model;             // the model before `op` was placed
+  };
+
+  const Operation<C, R>& operation(std::uint32_t op) const { return all_[ops_[op]]; }
+  bool read_only(const Operation<C, R>& o) const {
+    if constexpr (DeclaresReadOnly<S, C, R>) {
+      return spec_.read_only(o.command, o.response);
+    } else {
+      return false;
+    }
+  }
+  static std::uint32_t call_event(std::uint32_t op) { return op << 1U; }
+  static std::uint32_t return_event(std::uint32_t op) { return (op << 1U) | 1U; }
+  std::uint32_t head() const { return static_cast<std::uint32_t>(2 * n_); }
+  std::int64_t return_instant(std::uint32_t op) const {
+    const Operation<C, R>& o = operation(op);
+    return o.response ? o.returned_at : kNever;
+  }
+
+  // Events are numbered 2*op (call) and 2*op+1 (return); the list is
+  // threaded through next_/prev_ in time order, with a sentinel at 2n.
+  void build_events() {
+    const std::size_t events = 2 * n_;
+    auto instant = [&](std::uint32_t e) {
+      return (e & 1U) == 0 ? operation(e >> 1U).invoked_at : return_instant(e >> 1U);
+    };
+    sorted_events_.resize(events);
+    for (std::uint32_t e = 0; e < events; ++e) sorted_events_[e] = e;
+    // Calls before returns at equal instants: equal instants overlap.
+    std::stable_sort(sorted_events_.begin(), sorted_events_.end(),
+                     [&](std::uint32_t a, std::uint32_t b) {
+                       const std::int64_t ta = instant(a);
+                       const std::int64_t tb = instant(b);
+                       if (ta != tb) return ta < tb;
+                       return (a & 1U) < (b & 1U);
+                     });
+    next_.assign(events + 1, 0);
+    prev_.assign(events + 1, 0);
+    order_of_event_.assign(events, 0);
+    std::uint32_t last = head();
+    for (std::size_t k = 0; k < events; ++k) {
+      const std::uint32_t e = sorted_events_[k];
+      order_of_event_[e] = static_cast<std::uint32_t>(k);
+      next_[last] = e;
+      prev_[e] = last;
+      last = e;
+    }
+    next_[last] = head();
+    prev_[head()] = last;
+  }
+
+  // Greedy interval partitioning of the completed operations, in invoke
+  // order: each joins the chain whose last operation returned earliest, if
+  // that was strictly before its invoke, else starts a chain. Pending
+  // operations get a bit each instead.
+  void build_chains() {
+    chain_of_.assign(n_, kNoIndex);
+    pending_index_.assign(n_, kNoIndex);
+    std::vector<std::pair<std::int64_t, std::uint32_t>> free_at;  // min-heap (return, chain)
+    auto later = [](const auto& a, const auto& b) { return a > b; };
+    for (std::size_t k = 0; k < sorted_events_.size(); ++k) {
+      const std::uint32_t e = sorted_events_[k];
+      if ((e & 1U) != 0) continue;
+      const std::uint32_t op = e >> 1U;
+      if (!operation(op).response) {
+        pending_index_[op] = pending_count_++;
+        continue;
+      }
+      std::uint32_t chain = chains_;
+      if (!free_at.empty() && free_at.front().first < operation(op).invoked_at) {
+        chain = free_at.front().second;
+        std::pop_heap(free_at.begin(), free_at.end(), later);
+        free_at.pop_back();
+      } else {
+        ++chains_;
+      }
+      chain_of_[op] = chain;
+      free_at.emplace_back(return_instant(op), chain);
+      std::push_heap(free_at.begin(), free_at.end(), later);
+    }
+  }
+  std::size_t pending_words() const { return (std::size_t{pending_count_} + 63) / 64; }
+
+  static std::uint64_t chain_key(std::uint32_t chain, std::uint32_t position) {
+    return mix64((std::uint64_t{chain} << 32U) | position);
+  }
+  void place(std::uint32_t op) {
+    const std::uint32_t p = pending_index_[op];
+    if (p != kNoIndex) {
+      pending_bits_[p >> 6U] ^= std::uint64_t{1} << (p & 63U);
+      return;
+    }
+    const std::uint32_t c = chain_of_[op];
+    key_hash_ ^= chain_key(c, positions_[c]) ^ chain_key(c, positions_[c] + 1);
+    ++positions_[c];
+  }
+  void unplace(std::uint32_t op) {
+    const std::uint32_t p = pending_index_[op];
+    if (p != kNoIndex) {
+      pending_bits_[p >> 6U] ^= std::uint64_t{1} << (p & 63U);
+      return;
+    }
+    const std::uint32_t c = chain_of_[op];
+    key_hash_ ^= chain_key(c, positions_[c]) ^ chain_key(c, positions_[c] - 1);
+    --positions_[c];
+  }
+
+  void unlink(std::uint32_t e) {
+    next_[prev_[e]] = next_[e];
+    prev_[next_[e]] = prev_[e];
+  }
+  void relink(std::uint32_t e) {
+    next_[prev_[e]] = e;
+    prev_[next_[e]] = e;
+  }
+  void lift(std::uint32_t op) {
+    unlink(call_event(op));
+    unlink(return_event(op));
+  }
+  void unlift(std::uint32_t op) {
+    relink(return_event(op));
+    relink(call_event(op));
+  }
+
+  // The current state leads nowhere: undo placements until one that was a
+  // choice, marking each state left as failed, and return the event after
+  // that placement's call (where the scan of its state goes on). Called
+  // with a non-empty stack.
+  std::uint32_t back_up(M& model) {
+    for (;;) {
+      Frame frame = std::move(stack_.back());
+      stack_.pop_back();
+      cache_->failed(frame.entry);
+      low_water_ = std::min(low_water_, stack_.size());
+      unplace(frame.op);
+      model = std::move(frame.model);
+      unlift(frame.op);
+      if (!frame.unchanged) return next_[call_event(frame.op)];
+      if (stack_.empty()) {  // the initial state itself leads nowhere
+        cache_->failed(root_entry_);
+        return head_dead();
+      }
+    }
+  }
+  // A scan position that makes run() conclude "not linearizable": the
+  // first return event in the list (there always is one after a call).
+  std::uint32_t head_dead() {
+    std::uint32_t e = next_[head()];
+    while ((e & 1U) == 0) e = next_[e];
+    return e;
+  }
+
+  // Keeps the deepest dead end's prefix. Only the part of the stack below
+  // which nothing was popped since the last note can be stale, so the copy
+  // is amortised over the pushes.
+  void note_dead_end(std::uint32_t returned) {
+    have_dead_end_ = true;
+    const std::size_t keep = std::min(low_water_, dead_end_.size());
+    dead_end_.resize(keep);
+    for (std::size_t i = keep; i < stack_.size(); ++i) dead_end_.push_back(stack_[i].op);
+    low_water_ = stack_.size();
+    dead_end_returned_ = returned;
+  }
+
+  const S& spec_;
+  std::span<const Operation<C, R>> all_;
+  std::vector<std::size_t> ops_;
+  std::size_t n_;
+  std::vector<std::uint32_t> next_;
+  std::vector<std::uint32_t> prev_;
+  std::vector<std::uint32_t> sorted_events_;
+  std::vector<std::uint32_t> order_of_event_;
+  std::vector<std::uint32_t> chain_of_;
+  std::vector<std::uint32_t> pending_index_;
+  std::uint32_t chains_ = 0;
+  std::uint32_t pending_count_ = 0;
+  std::uint32_t root_entry_ = 0;
+  std::vector<std::uint32_t> positions_;
+  std::vector<std::uint64_t> pending_bits_;
+  std::uint64_t key_hash_ = 0;
+  std::vector<Frame> stack_;
+  std::optional<StateCache<M>> cache_;
+  std::vector<std::uint32_t> dead_end_;
+  std::uint32_t dead_end_returned_ = 0;
+  bool have_dead_end_ = false;
+  std::size_t low_water_ = 0;
+};
+
+/// Why the operations are not a valid input, or "".
+template <class C, class R>
+std::string validate_operations(std::span<const Operation<C, R>> operations) {
+  if (operations.size() >= (std::size_t{1} << 31U)) return "too many operations";
+  for (std::size_t i = 0; i < operations.size(); ++i) {
+    const Operation<C, R>& o = operations[i];
+    if (o.response && o.returned_at < o.invoked_at) {
+      return "operation " + std::to_string(i) + ": returned at " + std::to_string(o.returned_at) +
+             ", before it was invoked at " + std::to_string(o.invoked_at);
+    }
+  }
+  return {};
+}
+
+template <class S, class M, class C, class R, class V>
+HistoryResult<V> check_parts(const S& spec, const M& initial,
+                             std::span<const Operation<C, R>> operations, const Options& options) {
+  HistoryResult<V> result;
+  result.error = validate_operations(operations);
+  if (!result.error.empty()) {
+    result.verdict = Verdict::usage_error;
+    return result;
+  }
+  // Parts in the order their keys first appear.
+  std::vector<std::vector<std::size_t>> parts;
+  if constexpr (Partitioned<S, C>) {
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < operations.size(); ++i) {
+      std::string key = spec.partition(operations[i].command);
+      auto [it, fresh] = index.emplace(key, parts.size());
+      if (fresh) {
+        parts.emplace_back();
+        result.partitions.push_back(std::move(key));
+      }
+      parts[it->second].push_back(i);
+    }
+  } else {
+    parts.emplace_back();
+    result.partitions.emplace_back();
+    for (std::size_t i = 0; i < operations.size(); ++i) parts[0].push_back(i);
+  }
+
+  Allowance allowance;
+  allowance.budget = options.budget;
+  if (options.timeout.count() > 0) {
+    allowance.has_deadline = true;
+    allowance.deadline = std::chrono::steady_clock::now() + options.timeout;
+  }
+  std::optional<DeadEnd<V>> undecided;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    PartSearch<S, M, C, R, V> search(spec, operations, std::move(parts[p]), options.cache_bytes);
+    using Outcome = typename PartSearch<S, M, C, R, V>::Outcome;
+    const Outcome outcome = search.run(initial, allowance);
+    if (search.cache().size() > result.cache_entries) {
+      result.cache_entries = search.cache().size();
+      result.cache_bytes = search.cache().bytes();
+    }
+    result.cache_full = result.cache_full || search.cache().full();
+    if (outcome == Outcome::linearizable) {
+      result.orders.push_back(search.order());
+      continue;
+    }
+    DeadEnd<V> explanation = search.explain(initial, outcome == Outcome::stopped);
+    explanation.partition = result.partitions[p];
+    if (outcome == Outcome::not_linearizable) {
+      result.verdict = Verdict::not_linearizable;
+      result.explanation = std::move(explanation);
+      result.orders.clear();
+      result.evaluations = allowance.evaluations;
+      return result;
+    }
+    // Out of budget or time: later parts get nothing, but one of them could
+    // not be shown linearizable either; keep the first undecided part.
+    if (!undecided) undecided = std::move(explanation);
+  }
+  result.evaluations = allowance.evaluations;
+  if (undecided) {
+    result.verdict = Verdict::undecided;
+    result.stop = allowance.stop;
+    result.explanation = std::move(*undecided);
+    result.orders.clear();
+  } else {
+    result.verdict = Verdict::linearizable;
+  }
+  return result;
+}
+
+}  // namespace merilo::linearize::detail
+
+namespace merilo::linearize {
+
+template <class S, class M, class C, class R>
+auto check_history(const S& spec, const M& initial, std::span<const Operation<C, R>> operations,
+                   const Options& options) noexcept {
+  static_assert(Model<M>,
+                "linearize::check_history: the model must be copyable, comparable with ==, and "
+                "hashable: trivially copyable without padding (fsm::ByteHashable) or with a "
+                "`feed(sink)` member (fsm::FeedsBytes)");
+  static_assert(SpecFor<S, M, C, R>,
+                "linearize::check_history: the spec needs `std::optional<V> postcondition(const "
+                "M&, const C&, const R&) const` and `M next_model(const M&, const C&) const`");
+  using V = violation_t<S, M, C, R>;
+  HistoryResult<V> result;
+  try {
+    return detail::check_parts<S, M, C, R, V>(spec, initial, operations, options);
+  } catch (const std::bad_alloc&) {
+    result.verdict = Verdict::crashed;
+    result.error = "out of memory";
+  } catch (const std::exception& e) {
+    result.verdict = Verdict::crashed;
+    result.error = std::string("the spec or model threw: ") + e.what();
+  } catch (...) {
+    result.verdict = Verdict::crashed;
+    result.error = "the spec or model threw a non-standard exception";
+  }
+  return result;
+}
+
+template <class S, class M, class C, class R>
+auto check_history(const S& spec, const M& initial,
+                   const std::vector<Operation<C, R>>& operations, const Options& options) noexcept {
+  return check_history(spec, initial, std::span<const Operation<C, R>>(operations), options);
+}
+
+}  // namespace merilo::linearize
+
+#endif  // MERILO_LINEARIZE_DETAIL_HISTORY_INL_HPP

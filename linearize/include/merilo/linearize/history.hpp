@@ -1,0 +1,159 @@
+// merilo/linearize/history.hpp — is a long recorded history linearizable?
+//
+// `check_history(spec, initial, operations, options)` judges a history
+// recorded from a real system: tens of processes, thousands of operations,
+// some of which never returned. Each `Operation` has its command, its
+// response (or none, when the caller never learned it: a timeout, a crash)
+// and its invoke and return instants; an operation without a response is
+// treated as never having returned, so it may take effect at any moment
+// after its invoke, or not at all.
+//
+// It uses what the literature on checking recorded histories does:
+//
+//   * P-compositionality: when the spec has a member
+//       std::string partition(const C& cmd) const;
+//     the history is split by that key (a key-value store's key) and each
+//     part is checked on its own from `initial`, because a history of
+//     independent objects is linearizable exactly when each object's is.
+//   * The Wing & Gong search with Lowe's memo: operations sit in a list of
+//     call and return events sorted by time; the search walks it, places an
+//     operation only while no operation still unplaced has returned earlier
+//     (so it is tried just in time, at the last moment it still can be),
+//     and backs up when it meets such a return.
+//   * Read-only calls. When the spec has a member
+//       bool read_only(const C& cmd, const std::optional<R>& response) const;
+//     saying that a call leaves every model it fits unchanged (a read, a
+//     failed cas), such a call is placed as soon as it fits, without
+//     trying the orders that place it later: they can only do as well.
+//   * A cache of the (set of placed operations, model) states already
+//     visited — the set as a bitset, hashed with XXH3 together with the
+//     model and compared exactly on a hash match — so no state is explored
+//     twice.
+//   * A budget: `Options::budget` model evaluations and an optional
+//     `timeout`. When either runs out, the verdict is `undecided` (with the
+//     longest partial linearization found), never a hang.
+//
+// Example (a register; see models.hpp for the built-in specs):
+//
+//   std::vector<merilo::linearize::Operation<RegisterCmd, RegisterResult>> ops = ...;
+//   auto r = merilo::linearize::check_history(RegisterSpec{}, RegisterModel{}, ops, {});
+//   if (r.verdict == merilo::linearize::Verdict::not_linearizable) ... r.explanation ...
+//
+// NOTE: memory. The search keeps one stack frame per placed operation and a
+// cache entry per visited state (about n/8 bytes of bitset plus the model,
+// for a part of n operations). The cache is capped at
+// `Options::cache_bytes`; once full it stops remembering new states. The
+// search stays correct — it may only revisit states — and the budget still
+// bounds it, so a full cache shows up as more evaluations, never as an
+// out-of-memory kill. `HistoryResult::cache_full` says when it happened.
+//
+// NOTE: never throws. Bad instants are a `usage_error`; an exception from
+// the spec or the model ends the check as `crashed` with its message.
+#ifndef MERILO_LINEARIZE_HISTORY_HPP
+#define MERILO_LINEARIZE_HISTORY_HPP
+
+#include <chrono>    // Options::timeout
+#include <cstddef>   // std::size_t
+#include <cstdint>   // instants, counters
+#include <limits>    // kNever
+#include <optional>  // responses, violations
+#include <span>      // the operations
+#include <string>    // partition keys, errors
+#include <vector>    // orders
+
+#include <merilo/linearize/model.hpp>
+
+namespace merilo::linearize {
+
+/// The return instant of an operation that never returned.
+inline constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+
+/// One recorded operation.
+template <class C, class R>
+struct Operation {
+  C command;                       ///< What was asked.
+  std::optional<R> response;       ///< What came back; none when unknown.
+  std::int64_t invoked_at = 0;     ///< When it was invoked.
+  std::int64_t returned_at = kNever;  ///< When it returned; ignored without a response.
+};
+
+/// Bounds of one `check_history`.
+struct Options {
+  /// Model evaluations (postcondition or next_model calls, one per node the
+  /// search visits) over all parts together.
+  std::uint64_t budget = 10'000'000;
+  /// Wall-clock limit; zero means none. Checked every few thousand
+  /// evaluations, so the check ends shortly after it.
+  std::chrono::nanoseconds timeout{0};
+  /// The most memory the state cache may use, in bytes (estimated).
+  std::size_t cache_bytes = std::size_t{512} << 20U;
+};
+
+/// Why a check ended undecided.
+enum class Stop : std::uint8_t {
+  none,     ///< It did not: the verdict is final.
+  budget,   ///< `Options::budget` evaluations were spent.
+  timeout,  ///< `Options::timeout` passed.
+};
+
+/// An operation that could have gone next at a dead end, and why it did not.
+template <class V>
+struct Candidate {
+  std::size_t operation = 0;    ///< Index into the operations given.
+  std::optional<V> violation;   ///< Its postcondition failed there; when
+                                ///< empty, it fit but led only to states
+                                ///< already ruled out.
+};
+
+/// Where the search got stuck (not linearizable), or how far it got
+/// (undecided).
+template <class V>
+struct DeadEnd {
+  std::string partition;             ///< The part's key ("" when not partitioned).
+  std::size_t part_size = 0;         ///< Operations in that part.
+  std::vector<std::size_t> prefix;   ///< The longest placed order, as operation indices.
+  /// Not linearizable: the operation whose return ended the search there —
+  /// one of the candidates had to be placed before it returned.
+  std::optional<std::size_t> returned;
+  std::vector<Candidate<V>> candidates;  ///< At most `kMaxCandidates` of them.
+  std::size_t more_candidates = 0;       ///< Candidates left out of the list.
+  static constexpr std::size_t kMaxCandidates = 32;
+};
+
+/// What `check_history` found.
+template <class V>
+struct HistoryResult {
+  Verdict verdict = Verdict::undecided;
+  Stop stop = Stop::none;
+  /// Linearizable: one order per part (operation indices), in `partitions` order.
+  std::vector<std::vector<std::size_t>> orders;
+  std::vector<std::string> partitions;  ///< The parts' keys, in the order checked.
+  DeadEnd<V> explanation;               ///< Not linearizable or undecided.
+  std::uint64_t evaluations = 0;        ///< Model evaluations spent.
+  std::size_t cache_entries = 0;        ///< States remembered (largest part).
+  std::size_t cache_bytes = 0;          ///< Their estimated memory (largest part).
+  bool cache_full = false;              ///< The cache reached `cache_bytes`.
+  std::string error;                    ///< Set for usage_error and crashed.
+
+  /// True only for `linearizable`.
+  [[nodiscard]] bool ok() const noexcept { return verdict == Verdict::linearizable; }
+};
+
+/// Checks a recorded history (see the top of this file). Returns a
+/// `HistoryResult<V>` with `V = violation_t<S, M, C, R>`.
+template <class S, class M, class C, class R>
+[[nodiscard]] auto check_history(const S& spec, const M& initial,
+                                 std::span<const Operation<C, R>> operations,
+                                 const Options& options) noexcept;
+
+/// The same, for a vector of operations.
+template <class S, class M, class C, class R>
+[[nodiscard]] auto check_history(const S& spec, const M& initial,
+                                 const std::vector<Operation<C, R>>& operations,
+                                 const Options& options) noexcept;
+
+}  // namespace merilo::linearize
+
+#include <merilo/linearize/detail/history_inl.hpp>
+
+#endif  // MERILO_LINEARIZE_HISTORY_HPP

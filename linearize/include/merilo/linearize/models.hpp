@@ -1,0 +1,199 @@
+// merilo/linearize/models.hpp — the built-in models: register, kv, queue.
+//
+// Ready-made specs for `check_history` (and `check`), the ones
+// merilo-lincheck uses. Each has a command, a response and a model type:
+//
+//   * register — one integer register, initially null. `read` returns the
+//     value (or null), `write v` sets it, `cas [expected, new]` swaps when
+//     it holds `expected`: a cas that succeeded needs the register to hold
+//     `expected` at its linearization point, a cas that failed needs it not
+//     to.
+//   * kv — string values per key; a key never written reads as "". `get`
+//     returns the value, `put v` sets it, `append v` adds to its end.
+//     Partitioned by key, so each key is checked on its own.
+//   * queue — a FIFO queue of integers, initially empty. `enqueue v` adds v
+//     at the back; `dequeue` removes and returns the front, or null when the
+//     queue is empty.
+//
+// Register and queue commands may carry a key too: operations on different
+// keys are then independent registers (queues), checked separately.
+//
+// Example:
+//
+//   using namespace merilo::linearize;
+//   std::vector<Operation<RegisterCmd, RegisterResponse>> ops = {
+//       {RegisterCmd::write(3), RegisterResponse{}, 0, 10},
+//       {RegisterCmd::read(), RegisterResponse::of(3), 5, 12},
+//   };
+//   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, Options{});
+//
+// NOTE: an operation whose response is unknown (`std::nullopt`) may take
+// effect at any time after its invoke or never; these specs give every
+// command a next model in every state, which is what makes that sound.
+#ifndef MERILO_LINEARIZE_MODELS_HPP
+#define MERILO_LINEARIZE_MODELS_HPP
+
+#include <cstddef>   // std::size_t
+#include <cstdint>   // std::int64_t
+#include <deque>     // QueueModel
+#include <optional>  // values that may be null
+#include <string>    // kv values, keys, violations
+#include <utility>   // std::move
+
+#include <merilo/linearize/model.hpp>
+
+namespace merilo::linearize {
+
+// --- register ----------------------------------------------------------------
+
+/// A register command: read, write v, or cas [expected, swap].
+struct RegisterCmd {
+  enum class Kind : std::uint8_t { read, write, cas };
+  Kind kind = Kind::read;
+  std::int64_t value = 0;  ///< write: the value; cas: the expected value.
+  std::int64_t swap = 0;   ///< cas: the new value.
+  std::string key;         ///< Independent registers per key ("" = the one register).
+
+  static RegisterCmd read(std::string key = {}) { return {Kind::read, 0, 0, std::move(key)}; }
+  static RegisterCmd write(std::int64_t v, std::string key = {}) {
+    return {Kind::write, v, 0, std::move(key)};
+  }
+  static RegisterCmd cas(std::int64_t expected, std::int64_t swap, std::string key = {}) {
+    return {Kind::cas, expected, swap, std::move(key)};
+  }
+};
+
+/// A register response: whether it failed (a cas that did not swap) and,
+/// for a read, the value read (none for null).
+struct RegisterResponse {
+  bool failed = false;
+  std::optional<std::int64_t> value;
+
+  static RegisterResponse of(std::optional<std::int64_t> v) { return {false, v}; }
+  static RegisterResponse fail() { return {true, std::nullopt}; }
+};
+
+/// The register's state: its value, or null before the first write.
+struct RegisterModel {
+  std::optional<std::int64_t> value;
+  friend bool operator==(const RegisterModel&, const RegisterModel&) = default;
+  template <class Sink>
+  void feed(Sink& sink) const {
+    const std::int64_t v[2] = {value ? 1 : 0, value.value_or(0)};
+    sink(v, sizeof v);
+  }
+};
+
+/// The register spec.
+struct RegisterSpec {
+  [[nodiscard]] std::optional<std::string> postcondition(const RegisterModel& m,
+                                                         const RegisterCmd& c,
+                                                         const RegisterResponse& r) const;
+  [[nodiscard]] RegisterModel next_model(const RegisterModel& m, const RegisterCmd& c) const;
+  [[nodiscard]] std::string partition(const RegisterCmd& c) const { return c.key; }
+  /// Reads and failed cas never change the register.
+  [[nodiscard]] bool read_only(const RegisterCmd& c, const std::optional<RegisterResponse>& r) const {
+    return c.kind == RegisterCmd::Kind::read ||
+           (c.kind == RegisterCmd::Kind::cas && r.has_value() && r->failed);
+  }
+};
+
+// --- kv ----------------------------------------------------------------------
+
+/// A kv command on one key: get, put v, append v.
+struct KvCmd {
+  enum class Kind : std::uint8_t { get, put, append };
+  Kind kind = Kind::get;
+  std::string key;
+  std::string value;  ///< put/append: the argument.
+};
+
+/// A kv response: for a get, the value read.
+struct KvResponse {
+  bool failed = false;
+  std::string value;
+};
+
+/// One key's value ("" when never written). A kv history is partitioned by
+/// key, so the model is a single value.
+struct KvModel {
+  std::string value;
+  friend bool operator==(const KvModel&, const KvModel&) = default;
+  template <class Sink>
+  void feed(Sink& sink) const {
+    sink(value.data(), value.size());
+  }
+};
+
+/// The kv spec (partitioned by key).
+struct KvSpec {
+  [[nodiscard]] std::optional<std::string> postcondition(const KvModel& m, const KvCmd& c,
+                                                         const KvResponse& r) const;
+  [[nodiscard]] KvModel next_model(const KvModel& m, const KvCmd& c) const;
+  [[nodiscard]] std::string partition(const KvCmd& c) const { return c.key; }
+  /// Gets never change the value.
+  [[nodiscard]] bool read_only(const KvCmd& c, const std::optional<KvResponse>&) const {
+    return c.kind == KvCmd::Kind::get;
+  }
+};
+
+// --- queue -------------------------------------------------------------------
+
+/// A queue command: enqueue v or dequeue.
+struct QueueCmd {
+  enum class Kind : std::uint8_t { enqueue, dequeue };
+  Kind kind = Kind::dequeue;
+  std::int64_t value = 0;  ///< enqueue: the value.
+  std::string key;         ///< Independent queues per key ("" = the one queue).
+};
+
+/// A queue response: for a dequeue, the value (none when it found the queue
+/// empty).
+struct QueueResponse {
+  bool failed = false;
+  std::optional<std::int64_t> value;
+};
+
+/// The queue's contents, front first.
+struct QueueModel {
+  std::deque<std::int64_t> items;
+  friend bool operator==(const QueueModel&, const QueueModel&) = default;
+  template <class Sink>
+  void feed(Sink& sink) const {
+    const std::size_t n = items.size();
+    sink(&n, sizeof n);
+    for (const std::int64_t v : items) sink(&v, sizeof v);
+  }
+};
+
+/// The queue spec.
+struct QueueSpec {
+  [[nodiscard]] std::optional<std::string> postcondition(const QueueModel& m, const QueueCmd& c,
+                                                         const QueueResponse& r) const;
+  [[nodiscard]] QueueModel next_model(const QueueModel& m, const QueueCmd& c) const;
+  [[nodiscard]] std::string partition(const QueueCmd& c) const { return c.key; }
+  /// A dequeue that found the queue empty fits only an empty queue, and
+  /// leaves it empty.
+  [[nodiscard]] bool read_only(const QueueCmd& c, const std::optional<QueueResponse>& r) const {
+    return c.kind == QueueCmd::Kind::dequeue && r.has_value() && !r->failed && !r->value;
+  }
+};
+
+// --- text ----------------------------------------------------------------------
+
+/// "read", "write 3", "cas [1, 2]"; "get", "put \"ab\"", ...; "enqueue 4", "dequeue".
+[[nodiscard]] std::string describe(const RegisterCmd& c);
+[[nodiscard]] std::string describe(const KvCmd& c);
+[[nodiscard]] std::string describe(const QueueCmd& c);
+/// "3", "null", "fail"; "\"ab\""; ...
+[[nodiscard]] std::string describe(const RegisterResponse& r);
+[[nodiscard]] std::string describe(const KvResponse& r);
+[[nodiscard]] std::string describe(const QueueResponse& r);
+/// "3" or "null"; "\"ab\""; "[1, 2, 3]" (front first).
+[[nodiscard]] std::string describe(const RegisterModel& m);
+[[nodiscard]] std::string describe(const KvModel& m);
+[[nodiscard]] std::string describe(const QueueModel& m);
+
+}  // namespace merilo::linearize
+
+#endif  // MERILO_LINEARIZE_MODELS_HPP

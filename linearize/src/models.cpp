@@ -1,0 +1,130 @@
+// models.cpp — the built-in register, kv and queue specs, and their text.
+#include <merilo/linearize/models.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace merilo::linearize {
+
+namespace {
+std::string show(const std::optional<std::int64_t>& v) {
+  return v ? fmt::format("{}", *v) : std::string("null");
+}
+std::string quoted(const std::string& s) {
+  constexpr std::size_t kMax = 40;
+  if (s.size() <= kMax) return fmt::format("\"{}\"", s);
+  return fmt::format("\"{}…\" ({} bytes)", s.substr(0, kMax), s.size());
+}
+}  // namespace
+
+// --- register ----------------------------------------------------------------
+
+std::optional<std::string> RegisterSpec::postcondition(const RegisterModel& m,
+                                                       const RegisterCmd& c,
+                                                       const RegisterResponse& r) const {
+  switch (c.kind) {
+    case RegisterCmd::Kind::read:
+      if (r.failed || r.value == m.value) return std::nullopt;
+      return fmt::format("read {}, but the register held {}", show(r.value), show(m.value));
+    case RegisterCmd::Kind::write: return std::nullopt;
+    case RegisterCmd::Kind::cas: {
+      const bool holds = m.value == c.value;
+      if (!r.failed && !holds) {
+        return fmt::format("cas [{}, {}] swapped, but the register held {}", c.value, c.swap,
+                           show(m.value));
+      }
+      if (r.failed && holds) {
+        return fmt::format("cas [{}, {}] failed, but the register held {}", c.value, c.swap,
+                           c.value);
+      }
+      return std::nullopt;
+    }
+  }
+  return "unknown register command";
+}
+
+RegisterModel RegisterSpec::next_model(const RegisterModel& m, const RegisterCmd& c) const {
+  switch (c.kind) {
+    case RegisterCmd::Kind::read: return m;
+    case RegisterCmd::Kind::write: return RegisterModel{c.value};
+    case RegisterCmd::Kind::cas: return m.value == c.value ? RegisterModel{c.swap} : m;
+  }
+  return m;
+}
+
+// --- kv ----------------------------------------------------------------------
+
+std::optional<std::string> KvSpec::postcondition(const KvModel& m, const KvCmd& c,
+                                                 const KvResponse& r) const {
+  if (c.kind != KvCmd::Kind::get || r.failed || r.value == m.value) return std::nullopt;
+  return fmt::format("get read {}, but the key held {}", quoted(r.value), quoted(m.value));
+}
+
+KvModel KvSpec::next_model(const KvModel& m, const KvCmd& c) const {
+  switch (c.kind) {
+    case KvCmd::Kind::get: return m;
+    case KvCmd::Kind::put: return KvModel{c.value};
+    case KvCmd::Kind::append: return KvModel{m.value + c.value};
+  }
+  return m;
+}
+
+// --- queue -------------------------------------------------------------------
+
+std::optional<std::string> QueueSpec::postcondition(const QueueModel& m, const QueueCmd& c,
+                                                    const QueueResponse& r) const {
+  if (c.kind != QueueCmd::Kind::dequeue || r.failed) return std::nullopt;
+  const std::optional<std::int64_t> front =
+      m.items.empty() ? std::nullopt : std::optional<std::int64_t>(m.items.front());
+  if (r.value == front) return std::nullopt;
+  if (!front) return fmt::format("dequeued {}, but the queue was empty", show(r.value));
+  if (!r.value) return fmt::format("found the queue empty, but it held {}", describe(m));
+  return fmt::format("dequeued {}, but the front was {}", show(r.value), *front);
+}
+
+QueueModel QueueSpec::next_model(const QueueModel& m, const QueueCmd& c) const {
+  QueueModel next = m;
+  if (c.kind == QueueCmd::Kind::enqueue) {
+    next.items.push_back(c.value);
+  } else if (!next.items.empty()) {
+    next.items.pop_front();
+  }
+  return next;
+}
+
+// --- text ----------------------------------------------------------------------
+
+std::string describe(const RegisterCmd& c) {
+  switch (c.kind) {
+    case RegisterCmd::Kind::read: return "read";
+    case RegisterCmd::Kind::write: return fmt::format("write {}", c.value);
+    case RegisterCmd::Kind::cas: return fmt::format("cas [{}, {}]", c.value, c.swap);
+  }
+  return "?";
+}
+std::string describe(const KvCmd& c) {
+  switch (c.kind) {
+    case KvCmd::Kind::get: return "get";
+    case KvCmd::Kind::put: return fmt::format("put {}", quoted(c.value));
+    case KvCmd::Kind::append: return fmt::format("append {}", quoted(c.value));
+  }
+  return "?";
+}
+std::string describe(const QueueCmd& c) {
+  return c.kind == QueueCmd::Kind::enqueue ? fmt::format("enqueue {}", c.value)
+                                           : std::string("dequeue");
+}
+std::string describe(const RegisterResponse& r) { return r.failed ? "fail" : show(r.value); }
+std::string describe(const KvResponse& r) { return r.failed ? "fail" : quoted(r.value); }
+std::string describe(const QueueResponse& r) { return r.failed ? "fail" : show(r.value); }
+std::string describe(const RegisterModel& m) { return show(m.value); }
+std::string describe(const KvModel& m) { return quoted(m.value); }
+std::string describe(const QueueModel& m) {
+  constexpr std::size_t kMax = 8;
+  if (m.items.size() <= kMax) return fmt::format("[{}]", fmt::join(m.items, ", "));
+  return fmt::format("[{}, … {} more]",
+                     fmt::join(m.items.begin(), m.items.begin() + static_cast<std::ptrdiff_t>(kMax), ", "),
+                     m.items.size() - kMax);
+}
+
+}  // namespace merilo::linearize

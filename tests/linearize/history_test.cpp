@@ -1,0 +1,428 @@
+// history_test.cpp — check_history() and the built-in models: hand-made
+// histories for each rule, agreement with a brute-force oracle, and 10k-op
+// simulated register histories.
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <merilo/linearize/history.hpp>
+#include <merilo/linearize/models.hpp>
+
+#include "register_sim.hpp"
+#include "small_models.hpp"
+
+namespace merilo::linearize {
+namespace {
+
+using RegOp = Operation<RegisterCmd, RegisterResponse>;
+using KvOp = Operation<KvCmd, KvResponse>;
+using QueueOp = Operation<QueueCmd, QueueResponse>;
+
+RegOp reg_op(RegisterCmd c, std::optional<RegisterResponse> r, std::int64_t in, std::int64_t out) {
+  return RegOp{std::move(c), std::move(r), in, out};
+}
+RegisterResponse got(std::optional<std::int64_t> v) { return RegisterResponse::of(v); }
+const RegisterResponse kOk{};
+
+template <class Op>
+Verdict verdict_of(const std::vector<Op>& ops) {
+  if constexpr (std::is_same_v<Op, RegOp>) return check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict;
+  if constexpr (std::is_same_v<Op, KvOp>) return check_history(KvSpec{}, KvModel{}, ops, {}).verdict;
+  if constexpr (std::is_same_v<Op, QueueOp>) return check_history(QueueSpec{}, QueueModel{}, ops, {}).verdict;
+}
+
+// --- register rules ---------------------------------------------------------
+
+TEST(History, RegisterReadsNullBeforeAnyWrite) {
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::read(), got(std::nullopt), 0, 1),
+                            reg_op(RegisterCmd::write(3), kOk, 2, 3),
+                            reg_op(RegisterCmd::read(), got(3), 4, 5)};
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+  ops[2].response = got(std::nullopt);
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable);
+}
+
+TEST(History, RegisterReadMayGoEitherSideOfAnOverlappingWrite) {
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1), kOk, 0, 1),
+                            reg_op(RegisterCmd::write(2), kOk, 2, 10),
+                            reg_op(RegisterCmd::read(), got(1), 3, 4),
+                            reg_op(RegisterCmd::read(), got(2), 5, 6)};
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+  // ...but not back again: 2 then 1 with the second read after the first.
+  ops[2].response = got(2);
+  ops[3].response = got(1);
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable);
+}
+
+TEST(History, RegisterCasSwapsOnlyWhenItHoldsExpected) {
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1), kOk, 0, 1),
+                            reg_op(RegisterCmd::cas(1, 2), kOk, 2, 3),
+                            reg_op(RegisterCmd::read(), got(2), 4, 5)};
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+  ops[1].command = RegisterCmd::cas(7, 2);  // did not hold 7, so cannot have swapped
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable);
+}
+
+TEST(History, RegisterCasFailMeansItDidNotHoldExpected) {
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1), kOk, 0, 1),
+                            reg_op(RegisterCmd::cas(1, 2), RegisterResponse::fail(), 2, 3),
+                            reg_op(RegisterCmd::read(), got(1), 4, 5)};
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable) << "it held 1: the cas cannot fail";
+  ops[1].command = RegisterCmd::cas(5, 2);
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+}
+
+TEST(History, AnInfoWriteMayTakeEffectLaterOrNever) {
+  // write 5 never returned (info). A read much later may see it or not.
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1), kOk, 0, 1),
+                            reg_op(RegisterCmd::write(5), std::nullopt, 2, kNever),
+                            reg_op(RegisterCmd::read(), got(1), 100, 101),
+                            reg_op(RegisterCmd::read(), got(5), 200, 201)};
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable) << "took effect between the reads";
+  ops[3].response = got(1);
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable) << "never took effect";
+  ops[2].response = got(5);
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable) << "cannot take effect twice";
+  // ...and it cannot take effect before it was invoked.
+  std::vector<RegOp> early = {reg_op(RegisterCmd::read(), got(5), 0, 1),
+                              reg_op(RegisterCmd::write(5), std::nullopt, 2, kNever)};
+  EXPECT_EQ(verdict_of(early), Verdict::not_linearizable);
+}
+
+TEST(History, AnInfoCasMaySwapOrNot) {
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1), kOk, 0, 1),
+                            reg_op(RegisterCmd::cas(1, 2), std::nullopt, 2, kNever),
+                            reg_op(RegisterCmd::read(), got(2), 10, 11)};
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+  ops[2].response = got(1);
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+  ops[2].response = got(3);
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable);
+}
+
+TEST(History, ExplainsTheDeepestDeadEnd) {
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1), kOk, 0, 1),
+                            reg_op(RegisterCmd::write(2), kOk, 2, 3),
+                            reg_op(RegisterCmd::read(), got(1), 4, 5)};
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, {});
+  ASSERT_EQ(r.verdict, Verdict::not_linearizable);
+  EXPECT_EQ(r.explanation.prefix, (std::vector<std::size_t>{0, 1}));
+  ASSERT_TRUE(r.explanation.returned.has_value());
+  EXPECT_EQ(*r.explanation.returned, 2U);
+  ASSERT_EQ(r.explanation.candidates.size(), 1U);
+  EXPECT_EQ(r.explanation.candidates[0].operation, 2U);
+  EXPECT_EQ(r.explanation.candidates[0].violation,
+            std::optional<std::string>("read 1, but the register held 2"));
+}
+
+TEST(History, KeyedRegistersAreIndependent) {
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1, "a"), kOk, 0, 1),
+                            reg_op(RegisterCmd::read("b"), got(std::nullopt), 2, 3),
+                            reg_op(RegisterCmd::read("a"), got(1), 4, 5)};
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, {});
+  EXPECT_EQ(r.verdict, Verdict::linearizable);
+  EXPECT_EQ(r.partitions, (std::vector<std::string>{"a", "b"}));
+}
+
+// --- kv ------------------------------------------------------------------------
+
+KvOp kv(KvCmd::Kind kind, std::string key, std::string value, std::optional<std::string> result,
+        std::int64_t in, std::int64_t out) {
+  std::optional<KvResponse> r;
+  if (result) r = KvResponse{false, *result};
+  return KvOp{KvCmd{kind, std::move(key), std::move(value)}, r, in, out};
+}
+
+TEST(History, KvKeyNeverWrittenReadsEmpty) {
+  std::vector<KvOp> ops = {kv(KvCmd::Kind::get, "x", "", "", 0, 1)};
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+  ops[0].response->value = "a";
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable);
+}
+
+TEST(History, KvAppendsInOrderPerKey) {
+  std::vector<KvOp> ops = {kv(KvCmd::Kind::put, "x", "a", "", 0, 1),
+                           kv(KvCmd::Kind::append, "x", "b", "", 2, 10),
+                           kv(KvCmd::Kind::append, "y", "z", "", 2, 3),
+                           kv(KvCmd::Kind::append, "x", "c", "", 3, 10),
+                           kv(KvCmd::Kind::get, "x", "", "acb", 11, 12),
+                           kv(KvCmd::Kind::get, "y", "", "z", 11, 12)};
+  auto r = check_history(KvSpec{}, KvModel{}, ops, {});
+  EXPECT_EQ(r.verdict, Verdict::linearizable);
+  EXPECT_EQ(r.partitions.size(), 2U);
+  ops[4].response->value = "abcb";
+  auto bad = check_history(KvSpec{}, KvModel{}, ops, {});
+  ASSERT_EQ(bad.verdict, Verdict::not_linearizable);
+  EXPECT_EQ(bad.explanation.partition, "x");
+}
+
+// --- queue -------------------------------------------------------------------
+
+QueueOp enq(std::int64_t v, std::int64_t in, std::int64_t out) {
+  return QueueOp{QueueCmd{QueueCmd::Kind::enqueue, v, {}}, QueueResponse{}, in, out};
+}
+QueueOp deq(std::optional<std::int64_t> v, std::int64_t in, std::int64_t out) {
+  return QueueOp{QueueCmd{QueueCmd::Kind::dequeue, 0, {}}, QueueResponse{false, v}, in, out};
+}
+
+TEST(History, QueueIsFifo) {
+  std::vector<QueueOp> ops = {enq(1, 0, 1), enq(2, 2, 3), deq(1, 4, 5), deq(2, 6, 7),
+                              deq(std::nullopt, 8, 9)};
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+  std::swap(ops[2].response, ops[3].response);
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable);
+}
+
+TEST(History, QueueOverlappingEnqueuesMayDequeueInEitherOrder) {
+  std::vector<QueueOp> ops = {enq(1, 0, 5), enq(2, 1, 6), deq(2, 7, 8), deq(1, 9, 10)};
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+}
+
+TEST(History, QueueEmptyDequeueNeedsAnEmptyQueue) {
+  std::vector<QueueOp> ops = {enq(1, 0, 1), deq(std::nullopt, 2, 3)};
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable);
+  // An info dequeue may have taken the 1 away.
+  ops.insert(ops.begin() + 1,
+             QueueOp{QueueCmd{QueueCmd::Kind::dequeue, 0, {}}, std::nullopt, 1, kNever});
+  ops[2].invoked_at = 4;
+  ops[2].returned_at = 5;
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+}
+
+// --- API rules -------------------------------------------------------------
+
+TEST(History, RefusesAnOperationThatReturnsBeforeItIsInvoked) {
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::read(), got(std::nullopt), 5, 4)};
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, {});
+  EXPECT_EQ(r.verdict, Verdict::usage_error);
+  EXPECT_EQ(r.error, "operation 0: returned at 4, before it was invoked at 5");
+}
+
+struct ThrowingSpec {
+  std::optional<std::string> postcondition(const RegisterModel&, const RegisterCmd&,
+                                           const RegisterResponse&) const {
+    throw std::runtime_error("spec exploded");
+  }
+  RegisterModel next_model(const RegisterModel& m, const RegisterCmd&) const { return m; }
+};
+
+TEST(History, ReportsAThrowingSpecAsCrashed) {
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::read(), got(std::nullopt), 0, 1)};
+  auto r = check_history(ThrowingSpec{}, RegisterModel{}, ops, {});
+  EXPECT_EQ(r.verdict, Verdict::crashed);
+  EXPECT_EQ(r.error, "the spec or model threw: spec exploded");
+}
+
+TEST(History, EmptyHistoryIsLinearizable) {
+  std::vector<RegOp> ops;
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
+            Verdict::linearizable);
+}
+
+// --- against the oracle -----------------------------------------------------
+
+using testing::Cmd;
+using testing::SmallHistory;
+using SmallOp = Operation<Cmd, int>;
+
+/// Tries every order of the operations: completed ones must all be placed,
+/// pending ones (no response) may be placed after their invoke or left out.
+template <class S, class M>
+bool oracle(const S& spec, const M& model, const std::vector<SmallOp>& ops,
+            std::vector<bool>& placed) {
+  bool all_done = true;
+  for (std::size_t i = 0; i < ops.size(); ++i) all_done = all_done && (placed[i] || !ops[i].response);
+  if (all_done) return true;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (placed[i]) continue;
+    bool allowed = true;
+    for (std::size_t j = 0; j < ops.size() && allowed; ++j) {
+      allowed = placed[j] || j == i || !ops[j].response || ops[j].returned_at >= ops[i].invoked_at;
+    }
+    if (!allowed) continue;
+    if (ops[i].response && spec.postcondition(model, ops[i].command, *ops[i].response)) continue;
+    placed[i] = true;
+    const bool found = oracle(spec, spec.next_model(model, ops[i].command), ops, placed);
+    placed[i] = false;
+    if (found) return true;
+  }
+  return false;
+}
+
+template <class S, class M>
+void agree_with_oracle(const S& spec, const M& initial, std::uint64_t seed, int cases) {
+  testing::Rng rng(seed);
+  int yes = 0;
+  int no = 0;
+  for (int n = 0; n < cases; ++n) {
+    const int threads = 2 + rng.below(3);
+    auto histories = testing::generate(spec, initial, rng, threads, 4, 9, rng.below(2) == 0);
+    std::vector<SmallOp> ops;
+    for (const auto& h : histories) {
+      for (std::size_t i = 0; i < h.size(); ++i) {
+        SmallOp op{h[i].command, h[i].response, h[i].invoked_at, h[i].returned_at};
+        // A thread's last call sometimes never returned.
+        if (i + 1 == h.size() && rng.below(4) == 0) op.response.reset();
+        ops.push_back(op);
+      }
+    }
+    std::vector<bool> placed(ops.size(), false);
+    const bool truth = oracle(spec, initial, ops, placed);
+    auto r = check_history(spec, initial, ops, Options{});
+    SCOPED_TRACE("seed " + std::to_string(seed) + " case " + std::to_string(n));
+    ASSERT_EQ(r.verdict, truth ? Verdict::linearizable : Verdict::not_linearizable);
+    (truth ? yes : no)++;
+    if (!truth) continue;
+    // The order places every completed operation, respects real time and
+    // satisfies the model.
+    ASSERT_EQ(r.orders.size(), 1U);
+    M model = initial;
+    std::vector<bool> done(ops.size(), false);
+    for (const std::size_t i : r.orders[0]) {
+      for (std::size_t j = 0; j < ops.size(); ++j) {
+        ASSERT_FALSE(!done[j] && j != i && ops[j].response && ops[j].returned_at < ops[i].invoked_at);
+      }
+      if (ops[i].response) {
+        ASSERT_FALSE(spec.postcondition(model, ops[i].command, *ops[i].response));
+      }
+      model = spec.next_model(model, ops[i].command);
+      done[i] = true;
+    }
+    for (std::size_t j = 0; j < ops.size(); ++j) ASSERT_TRUE(done[j] || !ops[j].response);
+  }
+  EXPECT_GT(yes, cases / 5);
+  EXPECT_GT(no, cases / 5);
+}
+
+TEST(HistoryOracle, AgreesOnRandomRegisterHistories) {
+  agree_with_oracle(testing::RegisterSpec{}, testing::Reg{0}, 11, 1500);
+}
+TEST(HistoryOracle, AgreesOnRandomRegisterHistoriesPlacingReadsGreedily) {
+  agree_with_oracle(testing::ReadOnlyRegisterSpec{}, testing::Reg{0}, 14, 1500);
+}
+TEST(HistoryOracle, AgreesOnRandomQueueHistories) {
+  agree_with_oracle(testing::QueueSpec{}, testing::Queue{}, 12, 1500);
+}
+TEST(HistoryOracle, AgreesOnRandomSetHistories) {
+  agree_with_oracle(testing::SetSpec{}, testing::Set{}, 13, 1500);
+}
+
+// --- simulated 10k-operation histories ------------------------------------------
+
+TEST(HistorySimulated, A10kOperationLinearizableRegisterPasses) {
+  sim::Options o;
+  o.processes = 10;
+  o.operations = 10'000;
+  o.seed = 21;
+  o.info_per_mille = 0;
+  const auto events = sim::simulate_register(o);
+  const auto ops = sim::to_operations(events);
+  ASSERT_GT(ops.size(), 9'900U);
+  Options limits;
+  limits.budget = 2'000'000;
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
+  ASSERT_EQ(r.verdict, Verdict::linearizable) << r.evaluations << " evaluations";
+  EXPECT_LT(r.evaluations, limits.budget);
+}
+
+TEST(HistorySimulated, OneInjectedStaleReadIsFound) {
+  sim::Options o;
+  o.processes = 10;
+  o.operations = 10'000;
+  o.seed = 21;  // the history of the test above, with one stale read
+  o.info_per_mille = 0;
+  o.stale_read_at = 6'000;
+  const auto ops = sim::to_operations(sim::simulate_register(o));
+  Options limits;
+  limits.budget = 2'000'000;
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
+  ASSERT_EQ(r.verdict, Verdict::not_linearizable) << r.evaluations << " evaluations";
+  // The dead end is at the stale read.
+  ASSERT_TRUE(r.explanation.returned.has_value());
+  const auto& stale = ops[*r.explanation.returned];
+  EXPECT_EQ(stale.command.kind, RegisterCmd::Kind::read);
+  ASSERT_FALSE(r.explanation.candidates.empty());
+  bool named = false;
+  for (const auto& c : r.explanation.candidates) {
+    named = named || (c.operation == *r.explanation.returned && c.violation.has_value());
+  }
+  EXPECT_TRUE(named) << "the stale read itself is listed with its violation";
+}
+
+TEST(HistorySimulated, TwentyProcessesWithInfosPass) {
+  sim::Options o;
+  o.processes = 20;
+  o.operations = 3'000;
+  o.seed = 27;
+  o.info_per_mille = 5;
+  const auto ops = sim::to_operations(sim::simulate_register(o));
+  Options limits;
+  limits.budget = 5'000'000;
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
+  EXPECT_EQ(r.verdict, Verdict::linearizable) << r.evaluations << " evaluations";
+}
+
+TEST(HistorySimulated, ManyInfosPass) {
+  sim::Options o;
+  o.processes = 10;
+  o.operations = 10'000;
+  o.seed = 23;
+  o.info_per_mille = 20;
+  const auto ops = sim::to_operations(sim::simulate_register(o));
+  Options limits;
+  limits.budget = 5'000'000;
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
+  EXPECT_EQ(r.verdict, Verdict::linearizable) << r.evaluations << " evaluations";
+}
+
+TEST(HistoryBudget, EndsUndecidedWithTheLongestPartialLinearization) {
+  sim::Options o;
+  o.operations = 2'000;
+  o.seed = 24;
+  const auto ops = sim::to_operations(sim::simulate_register(o));
+  Options limits;
+  limits.budget = 500;
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
+  ASSERT_EQ(r.verdict, Verdict::undecided);
+  EXPECT_EQ(r.stop, Stop::budget);
+  EXPECT_EQ(r.evaluations, 500U);
+  EXPECT_FALSE(r.explanation.prefix.empty());
+  EXPECT_LE(r.explanation.prefix.size(), 500U);
+}
+
+TEST(HistoryBudget, EndsUndecidedWhenTheTimeoutPasses) {
+  sim::Options o;
+  o.operations = 5'000;
+  o.seed = 25;
+  const auto ops = sim::to_operations(sim::simulate_register(o));
+  Options limits;
+  limits.timeout = std::chrono::nanoseconds(1);  // already over at the first clock read
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
+  ASSERT_EQ(r.verdict, Verdict::undecided);
+  EXPECT_EQ(r.stop, Stop::timeout);
+}
+
+TEST(HistoryBudget, AFullCacheKeepsTheVerdictCorrect) {
+  sim::Options o;
+  o.operations = 3'000;
+  o.seed = 26;
+  o.stale_read_at = 2'000;
+  const auto ops = sim::to_operations(sim::simulate_register(o));
+  Options limits;
+  limits.cache_bytes = 4096;
+  limits.budget = 200'000;
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
+  EXPECT_TRUE(r.cache_full);
+  EXPECT_LE(r.cache_bytes, 4096U);
+  EXPECT_NE(r.verdict, Verdict::linearizable);
+}
+
+}  // namespace
+}  // namespace merilo::linearize
