@@ -2,10 +2,9 @@
 //
 // A voter is asked to prepare, votes yes (it can commit and promises to) or
 // no (it aborts at once), then applies the coordinator's decision and
-// acknowledges it. A decided voter acknowledges the same decision again if
-// it is resent (a recovering coordinator resends), and drops the opposite
-// one: a voter cannot undo a decision, which is why the coordinator must
-// never send both.
+// acknowledges it. A decided voter acknowledges every decision it is sent
+// again (a recovering coordinator resends) but keeps its own: a voter cannot
+// undo a decision, which is why the coordinator must never send both.
 //
 //   idle ──prepare──► asked ──vote_yes──► prepared ──commit──► committed
 //     │                 │ vote_no           │ abort
@@ -113,16 +112,12 @@ class Voter {
  private:
   constexpr explicit Voter(VoterState s) noexcept : state_(s) {}
 
-  // A decided voter acknowledges its own decision again and drops the other.
+  // A decided voter acknowledges any decision again and keeps its own.
   [[nodiscard]] constexpr Fired decided(VoterEvent e) const noexcept {
     using fsm::Outcome;
-    const VoterEvent mine =
-        state_ == VoterState::committed ? VoterEvent::commit : VoterEvent::abort;
     switch (e) {
       case VoterEvent::commit:
-      case VoterEvent::abort:
-        if (e == mine) return {*this, VoterAction::send_ack, Outcome::moved};
-        return {*this, {}, Outcome::ignored};
+      case VoterEvent::abort: return {*this, VoterAction::send_ack, Outcome::moved};
       case VoterEvent::prepare: return {*this, {}, Outcome::ignored};
       case VoterEvent::vote_yes:
       case VoterEvent::vote_no: return {*this, {}, Outcome::rejected};

@@ -172,6 +172,32 @@ TEST(FuzzTargetDeathTest, InitializeWithMeriloSeedSeedsAndExits) {
   EXPECT_TRUE(fs::exists(fs::path(dir) / "merilo-seed-0000"));
 }
 
+TEST(FuzzTargetDeathTest, MeriloMaxStatesOverridesTheSeedingBound) {
+  const std::string dir = fresh_dir("bound");
+  auto seed_with = [&](std::string bound) {
+    fz::Target<fixtures::Recorder> target(small(), options());
+    std::string seed = "-merilo_seed=" + dir;
+    int argc = 3;
+    char arg0[] = "target";
+    char* args[] = {arg0, seed.data(), bound.data(), nullptr};
+    char** argv = args;
+    target.initialize(&argc, &argv);
+  };
+  EXPECT_EXIT(seed_with("-merilo_max_states=2"), ::testing::ExitedWithCode(0),
+              "seeded Recorder with 2 inputs.*complete=false depth=0 states=2");
+  EXPECT_EXIT(seed_with("-merilo_max_states=lots"), ::testing::ExitedWithCode(2),
+              "-merilo_max_states=lots is not a number of worlds");
+}
+
+TEST(FuzzTarget, FlagsAreReadByExactName) {
+  char arg0[] = "t";
+  char a1[] = "-merilo_seed_x=1";
+  char a2[] = "-merilo_seed=dir";
+  char* argv[] = {arg0, a1, a2, nullptr};
+  EXPECT_EQ(fz::detail::flag(3, argv, "merilo_seed"), "dir");
+  EXPECT_EQ(fz::detail::flag(2, argv, "merilo_seed"), "");
+}
+
 TEST(FuzzTarget, InitializeWithoutTheSeedFlagOnlyChecksTheOptions) {
   fz::Target<fixtures::Recorder> target(small(), options());
   int argc = 2;

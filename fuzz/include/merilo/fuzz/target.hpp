@@ -16,7 +16,8 @@
 // the input; running the target on that file prints the same trace again.
 //
 // Seeding. Run once with `-merilo_seed=DIR` the target searches the system
-// with `explore` options, writes the shortest schedule to each control-state
+// with `explore` options (`-merilo_max_states=N` overrides their bound for
+// this run), writes the shortest schedule to each control-state
 // tuple it reached into DIR (one file each, see corpus.hpp) and exits: 0 when
 // the search found no violation, 1 (after printing it) when it did. It is a
 // separate step, never part of a fuzzing process, so `-fork` and `-jobs`
@@ -38,6 +39,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include <merilo/explore/explore.hpp>
 #include <merilo/explore/system.hpp>
@@ -150,8 +152,11 @@ struct CrashInfo {
 [[nodiscard]] std::string seed_summary(const std::string& target, const std::string& dir,
                                        std::size_t written, std::size_t too_long,
                                        std::size_t max_depth, const explore::Result& search);
-/// The value of `-merilo_seed=DIR` in argv, or "" when absent.
-[[nodiscard]] std::string seed_dir(int argc, char** argv);
+/// The value of flag `-<name>=VALUE` in argv, or "" when absent.
+[[nodiscard]] std::string flag(int argc, char** argv, std::string_view name);
+/// Parses the value of `-merilo_max_states=N` into `out`; returns "" or the
+/// usage error. An empty `value` leaves `out` alone.
+[[nodiscard]] std::string parse_max_states(const std::string& value, std::size_t& out);
 /// The usage error for `options` when seeding (`seeding`) or fuzzing.
 [[nodiscard]] std::string check_target(const TargetOptions& options, bool seeding);
 /// Prints `text` to stderr and flushes it.

@@ -21,8 +21,11 @@ Target<S>::Target(S sys, TargetOptions options, std::string system_expr)
 
 template <explore::System S>
 int Target<S>::initialize(int* argc, char*** argv) {
-  const std::string dir = argc != nullptr && argv != nullptr ? detail::seed_dir(*argc, *argv) : "";
-  const std::string error = detail::check_target(options_, !dir.empty());
+  const bool args = argc != nullptr && argv != nullptr;
+  const std::string dir = args ? detail::flag(*argc, *argv, "merilo_seed") : "";
+  const std::string bound = args ? detail::flag(*argc, *argv, "merilo_max_states") : "";
+  std::string error = detail::parse_max_states(bound, options_.explore.max_states);
+  if (error.empty()) error = detail::check_target(options_, !dir.empty());
   if (!error.empty()) detail::fail(error, 2);
   if (dir.empty()) return 0;
   const Seeded seeded = seed(dir);
