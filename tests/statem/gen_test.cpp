@@ -126,7 +126,9 @@ TEST(Integer, EveryShrinkCandidateLiesBetweenTheTargetAndTheValue) {
       {-37, 10},  {1000, 999}, {5, -5}, {std::numeric_limits<std::int64_t>::max(), 0},
       {std::numeric_limits<std::int64_t>::min(), 0},
       {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()}};
-  for (auto [value, target] : cases) {
+  for (const auto& c : cases) {
+    const std::int64_t value = c.first;
+    const std::int64_t target = c.second;
     const auto lo = std::min(value, target);
     const auto hi = std::max(value, target);
     std::size_t nodes = 0;
@@ -137,7 +139,7 @@ TEST(Integer, EveryShrinkCandidateLiesBetweenTheTargetAndTheValue) {
     });
     EXPECT_GE(nodes, 1U);
     // The direct children never repeat the value itself.
-    for (auto c : children_of(st::integer_tree(value, target))) EXPECT_NE(c, value);
+    for (auto child : children_of(st::integer_tree(value, target))) EXPECT_NE(child, value);
   }
   // And for random draws of random ranges.
   st::Rng r{11};
