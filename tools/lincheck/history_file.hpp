@@ -1,0 +1,64 @@
+// history_file.hpp — reads a Jepsen-style JSON Lines history into
+// operations: one event per line, invokes paired with their completions per
+// process, every rule of the format checked with an error naming the line.
+#ifndef MERILO_TOOLS_LINCHECK_HISTORY_FILE_HPP
+#define MERILO_TOOLS_LINCHECK_HISTORY_FILE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace merilo::lincheck {
+
+/// How an operation ended.
+enum class Completion : std::uint8_t {
+  ok,       ///< Took effect; its value is the result.
+  fail,     ///< Took no effect (unless the model says otherwise).
+  info,     ///< Unknown: may take effect at any time after its invoke.
+  missing,  ///< The history ended before it completed: as info.
+};
+
+/// One operation: an invoke and (maybe) its completion.
+struct RawOp {
+  std::uint64_t process = 0;
+  std::string f;
+  nlohmann::json argument;  ///< The invoke's value (null when absent).
+  nlohmann::json result;    ///< The ok completion's value (null otherwise).
+  std::optional<std::string> key;
+  Completion completion = Completion::missing;
+  std::int64_t invoked_at = 0;
+  std::int64_t returned_at = 0;  ///< Meaningful for ok and fail.
+  std::size_t invoke_line = 0;
+  std::size_t complete_line = 0;  ///< 0 when missing.
+};
+
+/// A history file, read.
+struct RawHistory {
+  std::vector<RawOp> ops;  ///< In invoke order.
+  std::size_t processes = 0;
+  std::size_t events = 0;
+  bool timed = false;  ///< Instants come from "time" fields, not line numbers.
+};
+
+/// A problem with the input, and where.
+struct InputError {
+  std::size_t line = 0;  ///< 0 when it concerns the whole input.
+  std::string message;
+  [[nodiscard]] std::string text() const;
+};
+
+/// Reads `in`. On a bad line returns the first error; `fs` lists the f
+/// names the chosen model knows (for "unknown f" errors) and `model` names
+/// it.
+[[nodiscard]] std::optional<InputError> read_history(std::istream& in,
+                                                     const std::vector<std::string>& fs,
+                                                     const std::string& model, RawHistory& out);
+
+}  // namespace merilo::lincheck
+
+#endif  // MERILO_TOOLS_LINCHECK_HISTORY_FILE_HPP

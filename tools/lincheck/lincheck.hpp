@@ -1,0 +1,42 @@
+// lincheck.hpp — merilo-lincheck's work, apart from flag parsing: read a
+// history, check it against a built-in model, print the verdict.
+#ifndef MERILO_TOOLS_LINCHECK_LINCHECK_HPP
+#define MERILO_TOOLS_LINCHECK_LINCHECK_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <ostream>
+#include <string>
+
+namespace merilo::lincheck {
+
+/// The exit codes (documented in docs/lincheck.md).
+enum Exit : int {
+  kLinearizable = 0,
+  kNotLinearizable = 1,
+  kUndecided = 2,
+  kBadInput = 3,
+  kInternalError = 4,
+};
+
+/// What the command line asked for.
+struct Args {
+  std::string model;                  ///< register, kv or queue.
+  std::uint64_t budget = 10'000'000;  ///< Search steps (model evaluations).
+  double timeout_seconds = 0;         ///< 0 = none.
+  std::size_t cache_mb = 512;         ///< The state cache's memory cap.
+  bool explain = false;
+  std::string source = "-";  ///< The file's name, for messages ("-" = stdin).
+};
+
+/// The models merilo-lincheck knows, "register, kv or queue".
+[[nodiscard]] bool known_model(const std::string& name);
+
+/// Reads the history from `in`, checks it, writes the verdict to `out` and
+/// problems with the input to `err`; returns the exit code.
+[[nodiscard]] int run(const Args& args, std::istream& in, std::ostream& out, std::ostream& err);
+
+}  // namespace merilo::lincheck
+
+#endif  // MERILO_TOOLS_LINCHECK_LINCHECK_HPP
