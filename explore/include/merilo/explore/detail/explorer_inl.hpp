@@ -355,20 +355,31 @@ class Search {
     const std::size_t chunks = (frontier_.size() + kChunk - 1) / kChunk;
     std::vector<ChunkResult<W>> out(chunks);
     std::atomic<std::size_t> next{0};
-    auto work = [&](Expander<S>& ex) {
+    const std::size_t helpers = std::min(expanders_.size(), chunks) - 1;
+    // Adapter exceptions are caught per step; this catches merilo's own
+    // (out of memory) so that none escapes a worker thread.
+    std::vector<std::exception_ptr> failures(helpers + 1);
+    auto work = [&](std::size_t t) {
       EntryGuard guard;
-      for (std::size_t c = next++; c < chunks; c = next++) {
-        const std::size_t first = c * kChunk;
-        ex.expand(frontier_, first, std::min(first + kChunk, frontier_.size()), out[c]);
+      try {
+        for (std::size_t c = next++; c < chunks; c = next++) {
+          const std::size_t first = c * kChunk;
+          expanders_[t].expand(frontier_, first, std::min(first + kChunk, frontier_.size()),
+                               out[c]);
+        }
+      } catch (...) {
+        failures[t] = std::current_exception();
+        next = chunks;
       }
     };
-    const std::size_t helpers = std::min(expanders_.size(), chunks) - 1;
     {
       std::vector<std::jthread> threads;
       threads.reserve(helpers);
-      for (std::size_t t = 1; t <= helpers; ++t)
-        threads.emplace_back([&, t] { work(expanders_[t]); });
-      work(expanders_[0]);
+      for (std::size_t t = 1; t <= helpers; ++t) threads.emplace_back(work, t);
+      work(0);
+    }
+    for (auto& f : failures) {
+      if (f) std::rethrow_exception(f);
     }
     for (auto& c : out) {
       result_.steps += c.steps;
