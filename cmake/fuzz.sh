@@ -131,7 +131,8 @@ seeded() {
       continue
     fi
     execs=$(sed -n 's/^==merilo== input of .*; execution \([0-9]*\) of this process/\1/p' "$d/fuzz.log" | head -1)
-    echo "merilo fuzz-seeded: $t: ok: seeded by $summary (no violation); fuzzing found the $kind after $execs of at most $runs executions (-seed=$FUZZ_SEED); replay reproduces ${found#*Trace}"
+    local trace=${found#*Trace}
+    echo "merilo fuzz-seeded: $t: ok: seeded by $summary (no violation); fuzzing found the $kind after $execs of at most $runs executions (-seed=$FUZZ_SEED); replaying $crash reproduces ${trace%);}"
   done < "$BIN/seeded-bugs.txt"
   [[ $status -eq 0 ]] && echo "merilo fuzz-seeded: every seeded bug was found beyond its seeding search; inputs in $OUT/seeded/"
   exit $status
