@@ -32,6 +32,7 @@ struct Options {
   std::size_t operations = 10'000;
   std::uint64_t seed = 1;
   std::size_t info_per_mille = 5;            // operations that end in info
+  std::size_t keys = 1;                      // > 1: independent registers "k0", "k1", ...
   std::optional<std::size_t> stale_read_at;  // inject one stale read after this many ops
 };
 
@@ -69,7 +70,7 @@ inline std::vector<Event> simulate_register(const Options& options) {
   std::vector<Client> clients(options.processes);
   for (std::size_t i = 0; i < clients.size(); ++i) clients[i].id = i;
   std::uint64_t next_id = clients.size();
-  std::optional<std::int64_t> reg;
+  std::map<std::string, std::optional<std::int64_t>> regs;
   std::int64_t unique = 1;
   std::size_t started = 0;
   bool injected = false;
@@ -84,6 +85,7 @@ inline std::vector<Event> simulate_register(const Options& options) {
   auto apply = [&](Client& c) {
     c.phase = 2;
     if (c.crashes && rng.below(2) == 0) return;  // lost: never took effect
+    std::optional<std::int64_t>& reg = regs[c.cmd.key];
     switch (c.cmd.kind) {
       case RegisterCmd::Kind::read: c.read = reg; break;
       case RegisterCmd::Kind::write: reg = c.cmd.value; break;
@@ -133,18 +135,21 @@ inline std::vector<Event> simulate_register(const Options& options) {
     Client& c = clients[live[rng.below(live.size())]];
     switch (c.phase) {
       case 0: {
+        const std::string key =
+            options.keys > 1 ? "k" + std::to_string(rng.below(options.keys)) : std::string();
+        const std::optional<std::int64_t>& reg = regs[key];
         const std::size_t pick = rng.below(10);
         c.read.reset();
         c.swapped = false;
         if (pick < 5) {
-          invoke(c, RegisterCmd::read());
+          invoke(c, RegisterCmd::read(key));
         } else if (pick < 8) {
-          invoke(c, RegisterCmd::write(unique++));
+          invoke(c, RegisterCmd::write(unique++, key));
         } else {
           const std::int64_t expected =
               rng.below(2) == 0 && reg ? *reg : static_cast<std::int64_t>(rng.below(
                                                     static_cast<std::size_t>(unique))) + 1;
-          invoke(c, RegisterCmd::cas(expected, unique++));
+          invoke(c, RegisterCmd::cas(expected, unique++, key));
         }
         break;
       }
@@ -211,9 +216,10 @@ inline std::string to_jsonl(const std::vector<Event>& events) {
         break;
     }
     if (e.type == Type::info) value = "\"timed-out\"";
+    const std::string key = e.command.key.empty() ? "" : ", \"key\": \"" + e.command.key + "\"";
     out += "{\"process\": " + std::to_string(e.process) + ", \"type\": \"" +
-           kTypes[static_cast<int>(e.type)] + "\", \"f\": \"" + f + "\", \"value\": " + value +
-           "}\n";
+           kTypes[static_cast<int>(e.type)] + "\", \"f\": \"" + f + "\"" + key +
+           ", \"value\": " + value + "}\n";
   }
   return out;
 }
