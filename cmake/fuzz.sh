@@ -44,9 +44,11 @@ check_toolchain() {
 build() {
   check_toolchain
   if [[ ! -f $BUILD/CMakeCache.txt ]]; then
+    mkdir -p "$BUILD"
     CXX=clang++ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMERILO_FUZZ=ON \
       -DMERILO_SANITIZE=address,undefined -DMERILO_BUILD_TESTS=OFF -DMERILO_BUILD_TOOLS=OFF \
-      -DMERILO_INSTALL=OFF > "$BUILD.configure.log" 2>&1 || { cat "$BUILD.configure.log"; die "configuring $BUILD failed"; }
+      -DMERILO_INSTALL=OFF > "$BUILD/configure.log" 2>&1 \
+      || { cat "$BUILD/configure.log"; rm -f "$BUILD/CMakeCache.txt"; die "configuring $BUILD failed"; }
   fi
   cmake --build "$BUILD" -j "$JOBS" --target fuzz_targets > "$BUILD/fuzz-build.log" 2>&1 \
     || { cat "$BUILD/fuzz-build.log"; die "building the fuzz targets failed"; }
@@ -60,7 +62,7 @@ show_finding() {
 run() {
   build
   local status=0 t
-  echo "merilo fuzz: $(wc -l < "$BIN/targets.txt") targets, ${FUZZTIME}s each; output in $OUT/<target>/"
+  echo "merilo fuzz: $(wc -l < "$BIN/targets.txt") targets, ${FUZZTIME}s each; each writes $OUT/<target>/corpus/, crashes/ and fuzz.log"
   while read -r t; do
     [[ -n $t ]] || continue
     local d=$OUT/$t
