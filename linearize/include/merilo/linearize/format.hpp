@@ -15,12 +15,12 @@
 //
 // which, for a stale read, reads like
 //
-//   not linearizable (4 evaluations, 2 ruled-out states)
-//   placed 1 of 3 calls:
-//     1. thread 0 #0  write 1 -> ok
+//   not linearizable (4 evaluations, 3 ruled-out states)
+//   placed 2 of 3 calls:
+//       1. thread 0 #0  write 1
+//       2. thread 1 #0  read -> 1
 //   then no thread's next call can go next:
-//     thread 1 #0  read -> 0   violates: read 0 but the register holds 1
-//     thread 1 ...
+//          thread 1 #1  read -> 0  violates: read 0
 #ifndef MERILO_LINEARIZE_FORMAT_HPP
 #define MERILO_LINEARIZE_FORMAT_HPP
 
