@@ -35,14 +35,9 @@ Cmd read() { return Cmd{0, 0, 0}; }
 Cmd write(int v) { return Cmd{1, v, 0}; }
 Cmd cas(int from, int to) { return Cmd{2, from, to}; }
 
-struct Padded {
-  std::uint8_t small = 0;
-  std::uint64_t big = 0;
-  friend bool operator==(const Padded&, const Padded&) = default;
-};
 static_assert(Model<Reg>);
 static_assert(Model<Queue>, "a model with feed() is a Model");
-static_assert(!Model<Padded>, "padding bytes cannot be hashed: not a Model");
+static_assert(!Model<testing::Padded>, "padding bytes cannot be hashed: not a Model");
 static_assert(SpecFor<RegisterSpec, Reg, Cmd, int>);
 static_assert(!SpecFor<RegisterSpec, Queue, Cmd, int>);
 

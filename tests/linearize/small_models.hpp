@@ -121,6 +121,14 @@ struct SetSpec {
   }
 };
 
+/// A value with padding between its fields: not hashable by its bytes, so
+/// not a `Model`.
+struct Padded {
+  std::uint8_t small = 0;
+  std::uint64_t big = 0;
+  friend bool operator==(const Padded&, const Padded&) = default;
+};
+
 /// A small deterministic PRNG (splitmix64), so the cases are the same on
 /// every standard library.
 class Rng {

@@ -26,26 +26,32 @@
 //     failed cas), such a call is placed as soon as it fits, without
 //     trying the orders that place it later: they can only do as well.
 //   * A cache of the (set of placed operations, model) states already
-//     visited — the set as a bitset, hashed with XXH3 together with the
-//     model and compared exactly on a hash match — so no state is explored
-//     twice.
+//     visited, hashed with XXH3 and compared exactly on a hash match, so
+//     no state is explored twice. The set is stored as one position per
+//     chain of completed operations (the placed set is always a prefix of
+//     each chain, so this is the literature's bitset, compressed to the
+//     size of the concurrency) plus a bitset of the pending operations
+//     placed; a state with more pending operations placed than one that
+//     already failed fails too, and is skipped.
 //   * A budget: `Options::budget` model evaluations and an optional
 //     `timeout`. When either runs out, the verdict is `undecided` (with the
 //     longest partial linearization found), never a hang.
 //
 // Example (a register; see models.hpp for the built-in specs):
 //
-//   std::vector<merilo::linearize::Operation<RegisterCmd, RegisterResult>> ops = ...;
+//   std::vector<merilo::linearize::Operation<RegisterCmd, RegisterResponse>> ops = ...;
 //   auto r = merilo::linearize::check_history(RegisterSpec{}, RegisterModel{}, ops, {});
 //   if (r.verdict == merilo::linearize::Verdict::not_linearizable) ... r.explanation ...
 //
-// NOTE: memory. The search keeps one stack frame per placed operation and a
-// cache entry per visited state (about n/8 bytes of bitset plus the model,
-// for a part of n operations). The cache is capped at
-// `Options::cache_bytes`; once full it stops remembering new states. The
-// search stays correct — it may only revisit states — and the budget still
-// bounds it, so a full cache shows up as more evaluations, never as an
-// out-of-memory kill. `HistoryResult::cache_full` says when it happened.
+// NOTE: memory. The search keeps one stack frame (an index and a model) per
+// placed operation and a cache entry per visited state (a position per
+// chain — about one per process — a bit per pending operation, and the
+// model). The cache is capped at `Options::cache_bytes`; once full it stops
+// remembering new states. The search stays correct — it may only revisit
+// states — and the budget still bounds it, so a full cache shows up as
+// more evaluations, never as an out-of-memory kill.
+// `HistoryResult::cache_full` says when it happened. See
+// docs/design/linearize-search.md.
 //
 // NOTE: never throws. Bad instants are a `usage_error`; an exception from
 // the spec or the model ends the check as `crashed` with its message.
