@@ -47,7 +47,8 @@ void measure(const char* name, std::size_t max_depth,
     steps += r.trace.size();
     violations += r.violation.found() ? 1U : 0U;
   }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%-10s %10.0f execs/s %12.0f steps/s %6.1f steps/exec %zu violations\n", name,
               static_cast<double>(inputs.size()) / secs, static_cast<double>(steps) / secs,
               static_cast<double>(steps) / static_cast<double>(inputs.size()), violations);

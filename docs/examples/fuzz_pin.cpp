@@ -25,8 +25,10 @@ class Counter {
   [[nodiscard]] std::size_t kinds() const { return 2; }  // 0 inc, 1 reset
   [[nodiscard]] bool enabled(ex::Kind) const { return true; }
   ex::Status apply(ex::Kind k) {
-    if (k == 1) w_.value = 0;
-    else if (kBuggy || w_.value < 2) ++w_.value;
+    if (k == 1)
+      w_.value = 0;
+    else if (kBuggy || w_.value < 2)
+      ++w_.value;
     return {};
   }
   [[nodiscard]] const World& world() const { return w_; }

@@ -46,7 +46,8 @@ class System {
   }
   [[nodiscard]] const World& world() const { return w_; }
   [[nodiscard]] ex::Status check() const {
-    if (w_.level > kCapacity) return ex::Status::broken("never overflows", "level " + std::to_string(w_.level));
+    if (w_.level > kCapacity)
+      return ex::Status::broken("never overflows", "level " + std::to_string(w_.level));
     return {};
   }
   [[nodiscard]] std::string tuple() const { return w_.level == 0 ? "tank:empty" : "tank:filled"; }

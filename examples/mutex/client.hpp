@@ -36,21 +36,30 @@ struct ClientEvent {
 
 [[nodiscard]] constexpr std::string_view name(ClientState s) noexcept {
   switch (s) {
-    case ClientState::none: return "none";
-    case ClientState::idle: return "idle";
-    case ClientState::waiting: return "waiting";
-    case ClientState::holding: return "holding";
+    case ClientState::none:
+      return "none";
+    case ClientState::idle:
+      return "idle";
+    case ClientState::waiting:
+      return "waiting";
+    case ClientState::holding:
+      return "holding";
   }
   return "?";
 }
 
 [[nodiscard]] constexpr std::string_view name(ClientOp o) noexcept {
   switch (o) {
-    case ClientOp::none: return "none";
-    case ClientOp::want: return "want";
-    case ClientOp::grant: return "grant";
-    case ClientOp::deny: return "deny";
-    case ClientOp::release: return "release";
+    case ClientOp::none:
+      return "none";
+    case ClientOp::want:
+      return "want";
+    case ClientOp::grant:
+      return "grant";
+    case ClientOp::deny:
+      return "deny";
+    case ClientOp::release:
+      return "release";
   }
   return "?";
 }
@@ -100,18 +109,25 @@ class Client {
             return {next, ClientAction::send_acquire, Outcome::moved};
           }
           case ClientOp::grant:
-          case ClientOp::deny: return {*this, {}, Outcome::ignored};  // late reply
-          case ClientOp::release: return {*this, {}, Outcome::rejected};
-          case ClientOp::none: break;
+          case ClientOp::deny:
+            return {*this, {}, Outcome::ignored};  // late reply
+          case ClientOp::release:
+            return {*this, {}, Outcome::rejected};
+          case ClientOp::none:
+            break;
         }
         break;
       case ClientState::waiting:
         switch (e.op) {
-          case ClientOp::grant: return answer(e, ClientState::holding);
-          case ClientOp::deny: return answer(e, ClientState::idle);
+          case ClientOp::grant:
+            return answer(e, ClientState::holding);
+          case ClientOp::deny:
+            return answer(e, ClientState::idle);
           case ClientOp::want:
-          case ClientOp::release: return {*this, {}, Outcome::rejected};
-          case ClientOp::none: break;
+          case ClientOp::release:
+            return {*this, {}, Outcome::rejected};
+          case ClientOp::none:
+            break;
         }
         break;
       case ClientState::holding:
@@ -122,12 +138,16 @@ class Client {
             return {next, ClientAction::send_release, Outcome::moved};
           }
           case ClientOp::grant:
-          case ClientOp::deny: return {*this, {}, Outcome::ignored};  // duplicate reply
-          case ClientOp::want: return {*this, {}, Outcome::rejected};
-          case ClientOp::none: break;
+          case ClientOp::deny:
+            return {*this, {}, Outcome::ignored};  // duplicate reply
+          case ClientOp::want:
+            return {*this, {}, Outcome::rejected};
+          case ClientOp::none:
+            break;
         }
         break;
-      case ClientState::none: break;
+      case ClientState::none:
+        break;
     }
     return {*this, {}, Outcome::invalid};
   }

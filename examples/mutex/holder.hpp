@@ -34,11 +34,16 @@ enum class Reply : std::uint8_t {
 
 [[nodiscard]] constexpr std::string_view name(Reply r) noexcept {
   switch (r) {
-    case Reply::none: return "none";
-    case Reply::granted: return "granted";
-    case Reply::denied: return "denied";
-    case Reply::ignored: return "ignored";
-    case Reply::refused: return "refused";
+    case Reply::none:
+      return "none";
+    case Reply::granted:
+      return "granted";
+    case Reply::denied:
+      return "denied";
+    case Reply::ignored:
+      return "ignored";
+    case Reply::refused:
+      return "refused";
   }
   return "?";
 }
@@ -70,8 +75,12 @@ class LockService {
     Reply reply = Reply::ignored;
     actions.for_each([&reply](ServerAction a) {
       switch (a) {
-        case ServerAction::grant: reply = Reply::granted; return;
-        case ServerAction::deny: reply = Reply::denied; return;
+        case ServerAction::grant:
+          reply = Reply::granted;
+          return;
+        case ServerAction::deny:
+          reply = Reply::denied;
+          return;
       }
     });
     return reply;

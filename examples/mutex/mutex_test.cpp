@@ -77,8 +77,8 @@ TEST(Mutex, BuggyHolderGrantsASecondClient) {
 
 TEST(Mutex, ExploresEveryWorldOfTheFixedServer) {
   mutex::System<> sys;
-  const ex::Result r = merilo::testing::explore(sys, {.max_states = 20'000, .require_complete = true,
-                                                      .quiet = true});
+  const ex::Result r = merilo::testing::explore(
+      sys, {.max_states = 20'000, .require_complete = true, .quiet = true});
   EXPECT_TRUE(r.complete);
   EXPECT_EQ(r.states, 1996u);
   EXPECT_EQ(r.depth, 19u);

@@ -53,18 +53,24 @@ struct Request {
 
 [[nodiscard]] constexpr std::string_view name(ServerState s) noexcept {
   switch (s) {
-    case ServerState::none: return "none";
-    case ServerState::free: return "free";
-    case ServerState::held: return "held";
+    case ServerState::none:
+      return "none";
+    case ServerState::free:
+      return "free";
+    case ServerState::held:
+      return "held";
   }
   return "?";
 }
 
 [[nodiscard]] constexpr std::string_view name(Op o) noexcept {
   switch (o) {
-    case Op::none: return "none";
-    case Op::acquire: return "acquire";
-    case Op::release: return "release";
+    case Op::none:
+      return "none";
+    case Op::acquire:
+      return "acquire";
+    case Op::release:
+      return "release";
   }
   return "?";
 }
@@ -107,13 +113,16 @@ class Server {
           case Op::acquire:
             if (r.seq <= last_[r.client]) return {*this, {}, Outcome::ignored};  // stale
             return {take(r), ServerAction::grant, Outcome::moved};
-          case Op::release: return {*this, {}, Outcome::ignored};  // stale or duplicate
-          case Op::none: break;
+          case Op::release:
+            return {*this, {}, Outcome::ignored};  // stale or duplicate
+          case Op::none:
+            break;
         }
         break;
       case ServerState::held:
         switch (r.op) {
-          case Op::acquire: return acquire_held(r);
+          case Op::acquire:
+            return acquire_held(r);
           case Op::release:
             if (r.client == holder_ && r.seq == holder_seq_) {
               Server next = *this;
@@ -121,10 +130,12 @@ class Server {
               return {next, {}, Outcome::moved};
             }
             return {*this, {}, Outcome::ignored};
-          case Op::none: break;
+          case Op::none:
+            break;
         }
         break;
-      case ServerState::none: break;
+      case ServerState::none:
+        break;
     }
     return {*this, {}, Outcome::invalid};
   }

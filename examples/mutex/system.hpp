@@ -43,11 +43,16 @@ enum class Msg : std::uint8_t { none, grant, deny, acquire, release };
 
 [[nodiscard]] constexpr std::string_view name(Msg m) noexcept {
   switch (m) {
-    case Msg::none: return "none";
-    case Msg::grant: return "grant";
-    case Msg::deny: return "deny";
-    case Msg::acquire: return "acquire";
-    case Msg::release: return "release";
+    case Msg::none:
+      return "none";
+    case Msg::grant:
+      return "grant";
+    case Msg::deny:
+      return "deny";
+    case Msg::acquire:
+      return "acquire";
+    case Msg::release:
+      return "release";
   }
   return "?";
 }
@@ -160,11 +165,16 @@ class System {
     w_.net[slot] = Message{};
     normalize();
     switch (m.type) {
-      case Msg::acquire: return fire_server(Request{Op::acquire, m.client, m.seq});
-      case Msg::release: return fire_server(Request{Op::release, m.client, m.seq});
-      case Msg::grant: return fire_client(m.client, ClientEvent{ClientOp::grant, m.seq});
-      case Msg::deny: return fire_client(m.client, ClientEvent{ClientOp::deny, m.seq});
-      case Msg::none: break;
+      case Msg::acquire:
+        return fire_server(Request{Op::acquire, m.client, m.seq});
+      case Msg::release:
+        return fire_server(Request{Op::release, m.client, m.seq});
+      case Msg::grant:
+        return fire_client(m.client, ClientEvent{ClientOp::grant, m.seq});
+      case Msg::deny:
+        return fire_client(m.client, ClientEvent{ClientOp::deny, m.seq});
+      case Msg::none:
+        break;
     }
     return ex::Status::error("delivered an empty slot");
   }
@@ -180,8 +190,12 @@ class System {
     ex::Status sent;
     actions.for_each([&](ServerAction a) {
       switch (a) {
-        case ServerAction::grant: sent = push(Message{r.seq, Msg::grant, r.client, {}}); return;
-        case ServerAction::deny: sent = push(Message{r.seq, Msg::deny, r.client, {}}); return;
+        case ServerAction::grant:
+          sent = push(Message{r.seq, Msg::grant, r.client, {}});
+          return;
+        case ServerAction::deny:
+          sent = push(Message{r.seq, Msg::deny, r.client, {}});
+          return;
       }
     });
     return sent;

@@ -49,7 +49,14 @@ struct Bugs {
 inline constexpr std::uint8_t kVoters = 2;
 
 enum class CoordState : std::uint8_t {
-  none, init, collecting, committing, aborting, committed, aborted, down
+  none,
+  init,
+  collecting,
+  committing,
+  aborting,
+  committed,
+  aborted,
+  down
 };
 enum class Mode : std::uint8_t { none, running, down, finished };
 /// The durable log: the decision, once taken.
@@ -67,37 +74,56 @@ struct CoordEvent {
 
 [[nodiscard]] constexpr std::string_view name(CoordState s) noexcept {
   switch (s) {
-    case CoordState::none: return "none";
-    case CoordState::init: return "init";
-    case CoordState::collecting: return "collecting";
-    case CoordState::committing: return "committing";
-    case CoordState::aborting: return "aborting";
-    case CoordState::committed: return "committed";
-    case CoordState::aborted: return "aborted";
-    case CoordState::down: return "down";
+    case CoordState::none:
+      return "none";
+    case CoordState::init:
+      return "init";
+    case CoordState::collecting:
+      return "collecting";
+    case CoordState::committing:
+      return "committing";
+    case CoordState::aborting:
+      return "aborting";
+    case CoordState::committed:
+      return "committed";
+    case CoordState::aborted:
+      return "aborted";
+    case CoordState::down:
+      return "down";
   }
   return "?";
 }
 
 [[nodiscard]] constexpr std::string_view name(Mode m) noexcept {
   switch (m) {
-    case Mode::none: return "none";
-    case Mode::running: return "running";
-    case Mode::down: return "down";
-    case Mode::finished: return "finished";
+    case Mode::none:
+      return "none";
+    case Mode::running:
+      return "running";
+    case Mode::down:
+      return "down";
+    case Mode::finished:
+      return "finished";
   }
   return "?";
 }
 
 [[nodiscard]] constexpr std::string_view name(CoordOp o) noexcept {
   switch (o) {
-    case CoordOp::none: return "none";
-    case CoordOp::start: return "start";
-    case CoordOp::yes: return "yes";
-    case CoordOp::no: return "no";
-    case CoordOp::ack: return "ack";
-    case CoordOp::crash: return "crash";
-    case CoordOp::recover: return "recover";
+    case CoordOp::none:
+      return "none";
+    case CoordOp::start:
+      return "start";
+    case CoordOp::yes:
+      return "yes";
+    case CoordOp::no:
+      return "no";
+    case CoordOp::ack:
+      return "ack";
+    case CoordOp::crash:
+      return "crash";
+    case CoordOp::recover:
+      return "recover";
   }
   return "?";
 }
@@ -129,11 +155,15 @@ class Coordinator {
       case CoordState::init:
       case CoordState::collecting:
       case CoordState::committing:
-      case CoordState::aborting: return Mode::running;
-      case CoordState::down: return Mode::down;
+      case CoordState::aborting:
+        return Mode::running;
+      case CoordState::down:
+        return Mode::down;
       case CoordState::committed:
-      case CoordState::aborted: return Mode::finished;
-      case CoordState::none: break;
+      case CoordState::aborted:
+        return Mode::finished;
+      case CoordState::none:
+        break;
     }
     return Mode::none;
   }
@@ -147,14 +177,20 @@ class Coordinator {
     using fsm::Outcome;
     if (e.voter >= kVoters) return {*this, {}, Outcome::invalid};
     switch (state_) {
-      case CoordState::init: return on_init(e);
-      case CoordState::collecting: return on_collecting(e);
+      case CoordState::init:
+        return on_init(e);
+      case CoordState::collecting:
+        return on_collecting(e);
       case CoordState::committing:
-      case CoordState::aborting: return on_deciding(e);
+      case CoordState::aborting:
+        return on_deciding(e);
       case CoordState::committed:
-      case CoordState::aborted: return on_finished(e);
-      case CoordState::down: return on_down(e);
-      case CoordState::none: break;
+      case CoordState::aborted:
+        return on_finished(e);
+      case CoordState::down:
+        return on_down(e);
+      case CoordState::none:
+        break;
     }
     return {*this, {}, Outcome::invalid};
   }
@@ -179,13 +215,17 @@ class Coordinator {
   [[nodiscard]] constexpr Fired on_init(CoordEvent e) const noexcept {
     using fsm::Outcome;
     switch (e.op) {
-      case CoordOp::start: return {in(CoordState::collecting), CoordAction::prepare_all, Outcome::moved};
-      case CoordOp::crash: return crash();
+      case CoordOp::start:
+        return {in(CoordState::collecting), CoordAction::prepare_all, Outcome::moved};
+      case CoordOp::crash:
+        return crash();
       case CoordOp::yes:
       case CoordOp::no:
       case CoordOp::ack:
-      case CoordOp::recover: return {*this, {}, Outcome::rejected};
-      case CoordOp::none: break;
+      case CoordOp::recover:
+        return {*this, {}, Outcome::rejected};
+      case CoordOp::none:
+        break;
     }
     return {*this, {}, Outcome::invalid};
   }
@@ -208,11 +248,14 @@ class Coordinator {
         next.decision_ = Decision::abort;
         return {next, CoordAction::abort_all, Outcome::moved};
       }
-      case CoordOp::crash: return crash();
+      case CoordOp::crash:
+        return crash();
       case CoordOp::ack:
       case CoordOp::start:
-      case CoordOp::recover: return {*this, {}, Outcome::rejected};
-      case CoordOp::none: break;
+      case CoordOp::recover:
+        return {*this, {}, Outcome::rejected};
+      case CoordOp::none:
+        break;
     }
     return {*this, {}, Outcome::invalid};
   }
@@ -225,16 +268,21 @@ class Coordinator {
         next.acks_ = static_cast<std::uint8_t>(acks_ | bit(e.voter));
         if (state_ == CoordState::committing) next.decision_ = Decision::commit;
         if (next.acks_ == kAll) {
-          next.state_ = state_ == CoordState::committing ? CoordState::committed : CoordState::aborted;
+          next.state_ =
+              state_ == CoordState::committing ? CoordState::committed : CoordState::aborted;
         }
         return {next, {}, Outcome::moved};
       }
       case CoordOp::yes:
-      case CoordOp::no: return {*this, {}, Outcome::ignored};  // a late vote
-      case CoordOp::crash: return crash();
+      case CoordOp::no:
+        return {*this, {}, Outcome::ignored};  // a late vote
+      case CoordOp::crash:
+        return crash();
       case CoordOp::start:
-      case CoordOp::recover: return {*this, {}, Outcome::rejected};
-      case CoordOp::none: break;
+      case CoordOp::recover:
+        return {*this, {}, Outcome::rejected};
+      case CoordOp::none:
+        break;
     }
     return {*this, {}, Outcome::invalid};
   }
@@ -244,11 +292,14 @@ class Coordinator {
     switch (e.op) {
       case CoordOp::ack:
       case CoordOp::yes:
-      case CoordOp::no: return {*this, {}, Outcome::ignored};  // late or resent
+      case CoordOp::no:
+        return {*this, {}, Outcome::ignored};  // late or resent
       case CoordOp::crash:
       case CoordOp::start:
-      case CoordOp::recover: return {*this, {}, Outcome::rejected};
-      case CoordOp::none: break;
+      case CoordOp::recover:
+        return {*this, {}, Outcome::rejected};
+      case CoordOp::none:
+        break;
     }
     return {*this, {}, Outcome::invalid};
   }
@@ -268,10 +319,13 @@ class Coordinator {
       }
       case CoordOp::yes:
       case CoordOp::no:
-      case CoordOp::ack: return {*this, {}, Outcome::ignored};  // lost while down
+      case CoordOp::ack:
+        return {*this, {}, Outcome::ignored};  // lost while down
       case CoordOp::crash:
-      case CoordOp::start: return {*this, {}, Outcome::rejected};
-      case CoordOp::none: break;
+      case CoordOp::start:
+        return {*this, {}, Outcome::rejected};
+      case CoordOp::none:
+        break;
     }
     return {*this, {}, Outcome::invalid};
   }

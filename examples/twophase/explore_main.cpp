@@ -13,7 +13,8 @@ template <twophase::Bugs bugs>
 bool finds() {
   twophase::System<bugs> sys;
   const auto r = merilo::explore::explore(sys, {.max_states = 50'000});
-  if (r.violation.found()) std::fputs(merilo::explore::format(sys, r.violation.trace).c_str(), stderr);
+  if (r.violation.found())
+    std::fputs(merilo::explore::format(sys, r.violation.trace).c_str(), stderr);
   return r.violation.found();
 }
 

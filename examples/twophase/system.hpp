@@ -44,13 +44,20 @@ enum class Msg : std::uint8_t { none, prepare, yes, no, abort, commit, ack };
 
 [[nodiscard]] constexpr std::string_view name(Msg m) noexcept {
   switch (m) {
-    case Msg::none: return "none";
-    case Msg::prepare: return "prepare";
-    case Msg::yes: return "yes";
-    case Msg::no: return "no";
-    case Msg::abort: return "abort";
-    case Msg::commit: return "commit";
-    case Msg::ack: return "ack";
+    case Msg::none:
+      return "none";
+    case Msg::prepare:
+      return "prepare";
+    case Msg::yes:
+      return "yes";
+    case Msg::no:
+      return "no";
+    case Msg::abort:
+      return "abort";
+    case Msg::commit:
+      return "commit";
+    case Msg::ack:
+      return "ack";
   }
   return "?";
 }
@@ -128,11 +135,10 @@ class System {
                                                                : VoterState::none;
     for (std::size_t v = 0; v < kVoters; ++v) {
       if (contradicts != VoterState::none && w_.voters[v].state() == contradicts) {
-        return ex::Status::broken("no voter's outcome contradicts the log",
-                                  "the log says " +
-                                      std::string(logged == Decision::commit ? "commit" : "abort") +
-                                      " but v" + std::to_string(v) + " " +
-                                      std::string(name(contradicts)));
+        return ex::Status::broken(
+            "no voter's outcome contradicts the log",
+            "the log says " + std::string(logged == Decision::commit ? "commit" : "abort") +
+                " but v" + std::to_string(v) + " " + std::string(name(contradicts)));
       }
     }
     return {};
@@ -158,7 +164,8 @@ class System {
       const Message m = w_.net[k - kDeliver];
       const std::string v = "v" + std::to_string(m.voter);
       const bool to_voter = m.type == Msg::prepare || m.type == Msg::commit || m.type == Msg::abort;
-      return "deliver " + std::string(name(m.type)) + (to_voter ? " coord->" + v : " " + v + "->coord");
+      return "deliver " + std::string(name(m.type)) +
+             (to_voter ? " coord->" + v : " " + v + "->coord");
     }
     if (k == kStart) return "coordinator starts";
     if (k == kCrash) return "coordinator crashes";
@@ -175,13 +182,20 @@ class System {
     w_.net[slot] = Message{};
     normalize();
     switch (m.type) {
-      case Msg::prepare: return fire_voter(m.voter, VoterEvent::prepare);
-      case Msg::commit: return fire_voter(m.voter, VoterEvent::commit);
-      case Msg::abort: return fire_voter(m.voter, VoterEvent::abort);
-      case Msg::yes: return fire_coordinator(CoordEvent{CoordOp::yes, m.voter});
-      case Msg::no: return fire_coordinator(CoordEvent{CoordOp::no, m.voter});
-      case Msg::ack: return fire_coordinator(CoordEvent{CoordOp::ack, m.voter});
-      case Msg::none: break;
+      case Msg::prepare:
+        return fire_voter(m.voter, VoterEvent::prepare);
+      case Msg::commit:
+        return fire_voter(m.voter, VoterEvent::commit);
+      case Msg::abort:
+        return fire_voter(m.voter, VoterEvent::abort);
+      case Msg::yes:
+        return fire_coordinator(CoordEvent{CoordOp::yes, m.voter});
+      case Msg::no:
+        return fire_coordinator(CoordEvent{CoordOp::no, m.voter});
+      case Msg::ack:
+        return fire_coordinator(CoordEvent{CoordOp::ack, m.voter});
+      case Msg::none:
+        break;
     }
     return ex::Status::error("delivered an empty slot");
   }
@@ -210,9 +224,15 @@ class System {
     actions.for_each([&](CoordAction a) {
       Msg m = Msg::none;
       switch (a) {
-        case CoordAction::prepare_all: m = Msg::prepare; break;
-        case CoordAction::commit_all: m = Msg::commit; break;
-        case CoordAction::abort_all: m = Msg::abort; break;
+        case CoordAction::prepare_all:
+          m = Msg::prepare;
+          break;
+        case CoordAction::commit_all:
+          m = Msg::commit;
+          break;
+        case CoordAction::abort_all:
+          m = Msg::abort;
+          break;
       }
       for (std::uint8_t v = 0; v < kVoters && sent.ok(); ++v) sent = push(Message{m, v});
     });
@@ -232,9 +252,15 @@ class System {
     ex::Status sent;
     actions.for_each([&](VoterAction a) {
       switch (a) {
-        case VoterAction::send_yes: sent = push(Message{Msg::yes, id}); return;
-        case VoterAction::send_no: sent = push(Message{Msg::no, id}); return;
-        case VoterAction::send_ack: sent = push(Message{Msg::ack, id}); return;
+        case VoterAction::send_yes:
+          sent = push(Message{Msg::yes, id});
+          return;
+        case VoterAction::send_no:
+          sent = push(Message{Msg::no, id});
+          return;
+        case VoterAction::send_ack:
+          sent = push(Message{Msg::ack, id});
+          return;
       }
     });
     return sent;

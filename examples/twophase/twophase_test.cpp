@@ -50,9 +50,9 @@ template <Bugs bugs>
 void expect_coordinator_total() {
   using C = twophase::Coordinator<bugs>;
   std::vector<C> machines = {C{}};
-  for (CoordState s : {CoordState::init, CoordState::collecting, CoordState::committing,
-                       CoordState::aborting, CoordState::committed, CoordState::aborted,
-                       CoordState::down}) {
+  for (CoordState s :
+       {CoordState::init, CoordState::collecting, CoordState::committing, CoordState::aborting,
+        CoordState::committed, CoordState::aborted, CoordState::down}) {
     machines.push_back(C::in(s));
   }
   machines.push_back(C::in(CoordState::down, Decision::commit));

@@ -30,24 +30,36 @@ enum class VoterAction : std::uint8_t { send_yes, send_no, send_ack };
 
 [[nodiscard]] constexpr std::string_view name(VoterState s) noexcept {
   switch (s) {
-    case VoterState::none: return "none";
-    case VoterState::idle: return "idle";
-    case VoterState::asked: return "asked";
-    case VoterState::prepared: return "prepared";
-    case VoterState::committed: return "committed";
-    case VoterState::aborted: return "aborted";
+    case VoterState::none:
+      return "none";
+    case VoterState::idle:
+      return "idle";
+    case VoterState::asked:
+      return "asked";
+    case VoterState::prepared:
+      return "prepared";
+    case VoterState::committed:
+      return "committed";
+    case VoterState::aborted:
+      return "aborted";
   }
   return "?";
 }
 
 [[nodiscard]] constexpr std::string_view name(VoterEvent e) noexcept {
   switch (e) {
-    case VoterEvent::none: return "none";
-    case VoterEvent::prepare: return "prepare";
-    case VoterEvent::vote_yes: return "vote_yes";
-    case VoterEvent::vote_no: return "vote_no";
-    case VoterEvent::commit: return "commit";
-    case VoterEvent::abort: return "abort";
+    case VoterEvent::none:
+      return "none";
+    case VoterEvent::prepare:
+      return "prepare";
+    case VoterEvent::vote_yes:
+      return "vote_yes";
+    case VoterEvent::vote_no:
+      return "vote_no";
+    case VoterEvent::commit:
+      return "commit";
+    case VoterEvent::abort:
+      return "abort";
   }
   return "?";
 }
@@ -72,37 +84,54 @@ class Voter {
     switch (state_) {
       case S::idle:
         switch (e) {
-          case VoterEvent::prepare: return {Voter{S::asked}, {}, Outcome::moved};
-          case VoterEvent::abort: return {Voter{S::aborted}, VoterAction::send_ack, Outcome::moved};
+          case VoterEvent::prepare:
+            return {Voter{S::asked}, {}, Outcome::moved};
+          case VoterEvent::abort:
+            return {Voter{S::aborted}, VoterAction::send_ack, Outcome::moved};
           case VoterEvent::commit:  // commit before any vote: impossible
           case VoterEvent::vote_yes:
-          case VoterEvent::vote_no: return {*this, {}, Outcome::rejected};
-          case VoterEvent::none: break;
+          case VoterEvent::vote_no:
+            return {*this, {}, Outcome::rejected};
+          case VoterEvent::none:
+            break;
         }
         break;
       case S::asked:
         switch (e) {
-          case VoterEvent::vote_yes: return {Voter{S::prepared}, VoterAction::send_yes, Outcome::moved};
-          case VoterEvent::vote_no: return {Voter{S::aborted}, VoterAction::send_no, Outcome::moved};
-          case VoterEvent::abort: return {Voter{S::aborted}, VoterAction::send_ack, Outcome::moved};
-          case VoterEvent::prepare: return {*this, {}, Outcome::ignored};  // duplicate
-          case VoterEvent::commit: return {*this, {}, Outcome::rejected};
-          case VoterEvent::none: break;
+          case VoterEvent::vote_yes:
+            return {Voter{S::prepared}, VoterAction::send_yes, Outcome::moved};
+          case VoterEvent::vote_no:
+            return {Voter{S::aborted}, VoterAction::send_no, Outcome::moved};
+          case VoterEvent::abort:
+            return {Voter{S::aborted}, VoterAction::send_ack, Outcome::moved};
+          case VoterEvent::prepare:
+            return {*this, {}, Outcome::ignored};  // duplicate
+          case VoterEvent::commit:
+            return {*this, {}, Outcome::rejected};
+          case VoterEvent::none:
+            break;
         }
         break;
       case S::prepared:
         switch (e) {
-          case VoterEvent::commit: return {Voter{S::committed}, VoterAction::send_ack, Outcome::moved};
-          case VoterEvent::abort: return {Voter{S::aborted}, VoterAction::send_ack, Outcome::moved};
-          case VoterEvent::prepare: return {*this, {}, Outcome::ignored};
+          case VoterEvent::commit:
+            return {Voter{S::committed}, VoterAction::send_ack, Outcome::moved};
+          case VoterEvent::abort:
+            return {Voter{S::aborted}, VoterAction::send_ack, Outcome::moved};
+          case VoterEvent::prepare:
+            return {*this, {}, Outcome::ignored};
           case VoterEvent::vote_yes:
-          case VoterEvent::vote_no: return {*this, {}, Outcome::rejected};
-          case VoterEvent::none: break;
+          case VoterEvent::vote_no:
+            return {*this, {}, Outcome::rejected};
+          case VoterEvent::none:
+            break;
         }
         break;
       case S::committed:
-      case S::aborted: return decided(e);
-      case S::none: break;
+      case S::aborted:
+        return decided(e);
+      case S::none:
+        break;
     }
     return {*this, {}, Outcome::invalid};
   }
@@ -117,11 +146,15 @@ class Voter {
     using fsm::Outcome;
     switch (e) {
       case VoterEvent::commit:
-      case VoterEvent::abort: return {*this, VoterAction::send_ack, Outcome::moved};
-      case VoterEvent::prepare: return {*this, {}, Outcome::ignored};
+      case VoterEvent::abort:
+        return {*this, VoterAction::send_ack, Outcome::moved};
+      case VoterEvent::prepare:
+        return {*this, {}, Outcome::ignored};
       case VoterEvent::vote_yes:
-      case VoterEvent::vote_no: return {*this, {}, Outcome::rejected};
-      case VoterEvent::none: break;
+      case VoterEvent::vote_no:
+        return {*this, {}, Outcome::rejected};
+      case VoterEvent::none:
+        break;
     }
     return {*this, {}, Outcome::invalid};
   }

@@ -56,7 +56,7 @@ class System {
 
   struct World {
     Watchdog<bug> dog;
-    std::array<Timer, kSlots> timers;  // sorted by generation, empty slots last
+    std::array<Timer, kSlots> timers;    // sorted by generation, empty slots last
     std::uint64_t alarm_generation = 0;  // the timer whose expiry raised the alarm
   };
   static_assert(merilo::fsm::ByteHashable<World>);
@@ -102,13 +102,16 @@ class System {
       return t.generation != 0 && t.cancelled == 0;
     });
     if (live != (s == State::armed ? 1 : 0)) {
-      return ex::Status::broken("a timer runs exactly while armed",
-                                std::to_string(live) + " live timers while " + std::string(name(s)));
+      return ex::Status::broken(
+          "a timer runs exactly while armed",
+          std::to_string(live) + " live timers while " + std::string(name(s)));
     }
     return {};
   }
 
-  [[nodiscard]] std::string tuple() const { return "watchdog:" + std::string(name(w_.dog.state())); }
+  [[nodiscard]] std::string tuple() const {
+    return "watchdog:" + std::string(name(w_.dog.state()));
+  }
 
   /// Stopped by design: no timer left to expire and none can start.
   [[nodiscard]] bool settled() const {
@@ -150,8 +153,12 @@ class System {
             if (t.generation != 0) t.cancelled = 1;
           }
           return;
-        case Action::start_timer: done = start(w_.dog.generation()); return;
-        case Action::alarm: w_.alarm_generation = e.generation; return;
+        case Action::start_timer:
+          done = start(w_.dog.generation());
+          return;
+        case Action::alarm:
+          w_.alarm_generation = e.generation;
+          return;
       }
     });
     return done;

@@ -51,21 +51,30 @@ struct Event {
 
 [[nodiscard]] constexpr std::string_view name(State s) noexcept {
   switch (s) {
-    case State::none: return "none";
-    case State::idle: return "idle";
-    case State::armed: return "armed";
-    case State::expired: return "expired";
+    case State::none:
+      return "none";
+    case State::idle:
+      return "idle";
+    case State::armed:
+      return "armed";
+    case State::expired:
+      return "expired";
   }
   return "?";
 }
 
 [[nodiscard]] constexpr std::string_view name(Op o) noexcept {
   switch (o) {
-    case Op::none: return "none";
-    case Op::arm: return "arm";
-    case Op::kick: return "kick";
-    case Op::timeout: return "timeout";
-    case Op::disarm: return "disarm";
+    case Op::none:
+      return "none";
+    case Op::arm:
+      return "arm";
+    case Op::kick:
+      return "kick";
+    case Op::timeout:
+      return "timeout";
+    case Op::disarm:
+      return "disarm";
   }
   return "?";
 }
@@ -103,34 +112,48 @@ class Watchdog {
     switch (state_) {
       case State::idle:
         switch (e.op) {
-          case Op::arm: return start(Action::start_timer);
+          case Op::arm:
+            return start(Action::start_timer);
           case Op::timeout:  // a late expiry of a cancelled timer
-          case Op::disarm: return {*this, {}, Outcome::ignored};
-          case Op::kick: return {*this, {}, Outcome::rejected};
-          case Op::none: break;
+          case Op::disarm:
+            return {*this, {}, Outcome::ignored};
+          case Op::kick:
+            return {*this, {}, Outcome::rejected};
+          case Op::none:
+            break;
         }
         break;
       case State::armed:
         switch (e.op) {
-          case Op::kick: return start(Action::cancel_timer | fsm::ActionSet<Action>{Action::start_timer});
+          case Op::kick:
+            return start(Action::cancel_timer | fsm::ActionSet<Action>{Action::start_timer});
           case Op::timeout:
             if (!current(e.generation)) return {*this, {}, Outcome::ignored};  // stale
             return {with(State::expired), Action::alarm, Outcome::moved};
-          case Op::disarm: return {with(State::idle), Action::cancel_timer, Outcome::moved};
-          case Op::arm: return {*this, {}, Outcome::rejected};
-          case Op::none: break;
+          case Op::disarm:
+            return {with(State::idle), Action::cancel_timer, Outcome::moved};
+          case Op::arm:
+            return {*this, {}, Outcome::rejected};
+          case Op::none:
+            break;
         }
         break;
       case State::expired:
         switch (e.op) {
-          case Op::arm: return start(Action::start_timer);
-          case Op::disarm: return {with(State::idle), {}, Outcome::moved};
-          case Op::timeout: return {*this, {}, Outcome::ignored};
-          case Op::kick: return {*this, {}, Outcome::rejected};
-          case Op::none: break;
+          case Op::arm:
+            return start(Action::start_timer);
+          case Op::disarm:
+            return {with(State::idle), {}, Outcome::moved};
+          case Op::timeout:
+            return {*this, {}, Outcome::ignored};
+          case Op::kick:
+            return {*this, {}, Outcome::rejected};
+          case Op::none:
+            break;
         }
         break;
-      case State::none: break;
+      case State::none:
+        break;
     }
     return {*this, {}, Outcome::invalid};
   }

@@ -32,8 +32,8 @@ void expect_watchdog_total() {
   ex::FireTable<W, Event> table{
       {W{}, W::make(3), W::in(State::armed, 1, 3), W::in(State::armed, 3, 3),
        W::in(State::expired, 2, 3), W::in(State::idle, 3, 3)},
-      {Event{}, Event{Op::arm, 0}, Event{Op::kick, 0}, Event{Op::timeout, 1},
-       Event{Op::timeout, 3}, Event{Op::disarm, 0}}};
+      {Event{}, Event{Op::arm, 0}, Event{Op::kick, 0}, Event{Op::timeout, 1}, Event{Op::timeout, 3},
+       Event{Op::disarm, 0}}};
   merilo::testing::expect_total(table);
 }
 
@@ -61,13 +61,13 @@ TEST(Watchdog, RefusesToStartATimerPastItsGenerationLimit) {
 
 TEST(Watchdog, ExploresEveryWorldOfTheFixedWatchdog) {
   watchdog::System<> sys;
-  const ex::Result r =
-      merilo::testing::explore(sys, {.max_states = 50'000, .require_complete = true, .quiet = true});
+  const ex::Result r = merilo::testing::explore(
+      sys, {.max_states = 50'000, .require_complete = true, .quiet = true});
   EXPECT_TRUE(r.complete);
   EXPECT_EQ(r.states, 640u);
   EXPECT_EQ(r.depth, 13u);
-  EXPECT_EQ(r.tuples, (std::vector<std::string>{"watchdog:armed", "watchdog:expired",
-                                                "watchdog:idle"}));
+  EXPECT_EQ(r.tuples,
+            (std::vector<std::string>{"watchdog:armed", "watchdog:expired", "watchdog:idle"}));
 }
 
 TEST(Watchdog, SeededNarrowGenerationIsFoundWithTheShortestTrace) {

@@ -14,12 +14,18 @@ namespace merilo::fuzz {
 
 std::string_view name(Stop stop) noexcept {
   switch (stop) {
-    case Stop::none: return "none";
-    case Stop::violation: return "violation";
-    case Stop::settled: return "settled";
-    case Stop::quiescent: return "quiescent";
-    case Stop::max_depth: return "max_depth";
-    case Stop::error: return "error";
+    case Stop::none:
+      return "none";
+    case Stop::violation:
+      return "violation";
+    case Stop::settled:
+      return "settled";
+    case Stop::quiescent:
+      return "quiescent";
+    case Stop::max_depth:
+      return "max_depth";
+    case Stop::error:
+      return "error";
   }
   return "out-of-range stop";
 }
@@ -110,8 +116,8 @@ std::string seed_summary(const std::string& target, const std::string& dir, std:
                          std::size_t too_long, std::size_t max_depth,
                          const explore::Result& search) {
   if (search.violation.found()) {
-    return fmt::format("==merilo== ERROR: seeding fuzz target {}: the search found {}\n\n",
-                       target, search.violation.describe());
+    return fmt::format("==merilo== ERROR: seeding fuzz target {}: the search found {}\n\n", target,
+                       search.violation.describe());
   }
   std::string out = fmt::format(
       "merilo fuzz: seeded {} with {} inputs (the shortest schedule to each of {} tuples; "

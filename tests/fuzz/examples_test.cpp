@@ -31,7 +31,8 @@ void expect_round_trips(S sys, std::size_t expected_traces) {
     const fz::Run r = fz::run(sys, encoded.bytes, t.size() + 1);
     ASSERT_TRUE(r.error.empty()) << r.error;
     ASSERT_GE(r.trace.size(), t.size()) << ex::to_string(t) << ": " << r.describe();
-    EXPECT_EQ(ex::Trace(r.trace.begin(), r.trace.begin() + static_cast<std::ptrdiff_t>(t.size())), t);
+    EXPECT_EQ(ex::Trace(r.trace.begin(), r.trace.begin() + static_cast<std::ptrdiff_t>(t.size())),
+              t);
     EXPECT_EQ(r.input_steps, t.size()) << ex::to_string(t);
     // The explorer saw no violation on the way to a tuple it stored, except
     // possibly at the violating world itself, which ends the trace.
@@ -46,9 +47,7 @@ TEST(FuzzBytes, RoundTripsEveryShortestTraceOfTheTurnstile) {
   expect_round_trips(turnstile::System<turnstile::Bug::free_pass>{}, 2);
 }
 
-TEST(FuzzBytes, RoundTripsEveryShortestTraceOfTheOrder) {
-  expect_round_trips(order::System{}, 8);
-}
+TEST(FuzzBytes, RoundTripsEveryShortestTraceOfTheOrder) { expect_round_trips(order::System{}, 8); }
 
 TEST(FuzzBytes, RoundTripsEveryShortestTraceOfTheMutex) {
   expect_round_trips(mutex::System<>{}, 12);

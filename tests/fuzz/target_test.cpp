@@ -103,8 +103,8 @@ TEST(FuzzTarget, SeedingNeedsAnExploreBound) {
 TEST(FuzzTarget, SeedingWarnsAboutSeedsLongerThanMaxDepth) {
   fixtures::Recorder sys;
   sys.stop_at = 3;
-  fz::Target<fixtures::Recorder> target(sys, {.name = "R", .max_depth = 1,
-                                              .explore = {.max_states = 1000, .quiet = true}});
+  fz::Target<fixtures::Recorder> target(
+      sys, {.name = "R", .max_depth = 1, .explore = {.max_states = 1000, .quiet = true}});
   const std::string dir = fresh_dir("toolong");
   const fz::Seeded s = target.seed(dir);
   ASSERT_TRUE(s.ok()) << s.error;

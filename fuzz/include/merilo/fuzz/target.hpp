@@ -137,10 +137,10 @@ namespace detail {
 /// What the crash report says, gathered by the template, formatted in src/.
 struct CrashInfo {
   std::string target;
-  std::string violation;       // Violation::describe()
-  std::string table;           // explore::format of the trace
-  std::string replayed;        // what replaying the trace did, if it differs
-  std::string test;            // paste-ready replay test
+  std::string violation;  // Violation::describe()
+  std::string table;      // explore::format of the trace
+  std::string replayed;   // what replaying the trace did, if it differs
+  std::string test;       // paste-ready replay test
   std::size_t input_size = 0;
   std::size_t input_steps = 0;
   std::size_t drained = 0;
@@ -171,18 +171,18 @@ void print_err(const std::string& text);
 /// Defines `LLVMFuzzerInitialize` and `LLVMFuzzerTestOneInput` for a
 /// `merilo::fuzz::Target<SystemType>` built from `SystemType{}` and
 /// `merilo::fuzz::TargetOptions{__VA_ARGS__}` (designated initializers).
-#define MERILO_FUZZ_TARGET(SystemType, ...)                                                    \
-  static ::merilo::fuzz::Target<SystemType>& merilo_fuzz_target() {                           \
-    static ::merilo::fuzz::Target<SystemType> target{                                          \
-        SystemType{}, ::merilo::fuzz::TargetOptions{__VA_ARGS__}, #SystemType "{}"};           \
-    return target;                                                                             \
-  }                                                                                            \
-  extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {                               \
-    return merilo_fuzz_target().initialize(argc, argv);                                        \
-  }                                                                                            \
-  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {          \
-    return merilo_fuzz_target().test_one_input(data, size);                                    \
-  }                                                                                            \
+#define MERILO_FUZZ_TARGET(SystemType, ...)                                           \
+  static ::merilo::fuzz::Target<SystemType>& merilo_fuzz_target() {                   \
+    static ::merilo::fuzz::Target<SystemType> target{                                 \
+        SystemType{}, ::merilo::fuzz::TargetOptions{__VA_ARGS__}, #SystemType "{}"};  \
+    return target;                                                                    \
+  }                                                                                   \
+  extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {                      \
+    return merilo_fuzz_target().initialize(argc, argv);                               \
+  }                                                                                   \
+  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) { \
+    return merilo_fuzz_target().test_one_input(data, size);                           \
+  }                                                                                   \
   static_assert(true, "require a semicolon after MERILO_FUZZ_TARGET(...)")
 
 #include <merilo/fuzz/detail/target_inl.hpp>

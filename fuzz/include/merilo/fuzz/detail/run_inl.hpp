@@ -30,15 +30,17 @@ Run Runner<S>::run(std::span<const std::uint8_t> input) {
     where = "check";
     explore::Status initial = sys_->check();
     if (!initial.ok()) {
-      out.violation = {explore::ViolationKind::invariant, {}, initial.invariant(),
-                       initial.detail()};
+      out.violation = {
+          explore::ViolationKind::invariant, {}, initial.invariant(), initial.detail()};
       out.stop = Stop::violation;
       return out;
     }
     where = "enabled/settled/apply/check";
     steps(in, out);
   } catch (...) {
-    out.violation = {explore::ViolationKind::crash, out.trace, {},
+    out.violation = {explore::ViolationKind::crash,
+                     out.trace,
+                     {},
                      explore::detail::crash_detail(where, std::current_exception())};
     out.stop = Stop::violation;
   }
@@ -60,7 +62,9 @@ void Runner<S>::steps(Input& in, Run& out) {
       if (sys_->settled()) {
         out.stop = Stop::quiescent;
       } else {
-        out.violation = {ViolationKind::deadlock, out.trace, {},
+        out.violation = {ViolationKind::deadlock,
+                         out.trace,
+                         {},
                          "no kind is enabled and the system is not settled"};
         out.stop = Stop::violation;
       }
@@ -92,7 +96,7 @@ void Runner<S>::steps(Input& in, Run& out) {
     if (!draining) ++out.input_steps;
     if (!s.ok()) {
       const auto kind = s.code() == Status::Code::mode_change ? ViolationKind::mode_change
-                                                               : ViolationKind::apply_error;
+                                                              : ViolationKind::apply_error;
       std::string detail = s.detail();
       if (s.code() == Status::Code::broken) detail = "apply returned broken(" + s.invariant() + ")";
       out.violation = {kind, out.trace, {}, std::move(detail)};
