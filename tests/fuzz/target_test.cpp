@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -32,7 +34,9 @@ fz::TargetOptions options(std::size_t max_states = 1000) {
 }
 
 std::string fresh_dir(const std::string& name) {
-  const fs::path p = fs::path(::testing::TempDir()) / ("merilo_fuzz_" + name);
+  // Unique per process: several build trees may run these tests at once.
+  const fs::path p =
+      fs::path(::testing::TempDir()) / ("merilo_fuzz_" + std::to_string(getpid()) + "_" + name);
   fs::remove_all(p);
   return p.string();
 }
