@@ -71,20 +71,21 @@ int main() {
     if (!st::replay(counter::Spec{.buggy = false}, list).ok()) sink = sink + 1;
   }
   const double replayed = seconds_since(start);
-  std::printf("trivial system, 20-command list: %.0f executions/s through statem::replay "
-              "(%.0f ns each), %.1fx the same commands applied by hand (%.0f ns)\n",
-              kLists / replayed, 1e9 * replayed / kLists, replayed / by_hand,
-              1e9 * by_hand / kLists);
+  std::printf(
+      "trivial system, 20-command list: %.0f executions/s through statem::replay "
+      "(%.0f ns each), %.1fx the same commands applied by hand (%.0f ns)\n",
+      kLists / replayed, 1e9 * replayed / kLists, replayed / by_hand, 1e9 * by_hand / kLists);
 
   // 2. A whole check: generation + execution, lists of 1..20 commands.
   constexpr std::size_t kRuns = 20'000;
   start = Clock::now();
   auto r = st::check(counter::Spec{.buggy = false}, {.seed = 1, .test_count = kRuns});
   const double checked = seconds_since(start);
-  std::printf("check of %zu runs (1..20 commands each): %.0f runs/s, %.1fx a replay of a "
-              "20-command list per run\n",
-              r.runs, static_cast<double>(r.runs) / checked,
-              (checked / static_cast<double>(r.runs)) / (replayed / kLists));
+  std::printf(
+      "check of %zu runs (1..20 commands each): %.0f runs/s, %.1fx a replay of a "
+      "20-command list per run\n",
+      r.runs, static_cast<double>(r.runs) / checked,
+      (checked / static_cast<double>(r.runs)) / (replayed / kLists));
 
   // 3. Shrinking a failing 100-command list.
   const st::Config config{.seed = 3, .max_commands = 100, .max_shrinks = 100'000};
@@ -99,12 +100,14 @@ int main() {
   for (int i = 0; i < kShrinks; ++i) f = st::check_run(LateKv{}, config, run).failure;
   const double shrink = seconds_since(start) / kShrinks;
   start = Clock::now();
-  for (int n = 0; n < 1000; ++n) sink = sink + static_cast<int>(st::replay(LateKv{}, f->original).ok());
+  for (int n = 0; n < 1000; ++n)
+    sink = sink + static_cast<int>(st::replay(LateKv{}, f->original).ok());
   const double one = seconds_since(start) / 1000;
-  std::printf("shrinking a %zu-command failure (seed 3, run %zu) to %zu commands: %.3f ms, "
-              "%zu executions and %zu dropped candidates, %.0fx one execution of the original "
-              "list (%.1f us)\n",
-              f->original.size(), run, f->shrunk.size(), shrink * 1e3, f->candidates,
-              f->inadmissible, shrink / one, one * 1e6);
+  std::printf(
+      "shrinking a %zu-command failure (seed 3, run %zu) to %zu commands: %.3f ms, "
+      "%zu executions and %zu dropped candidates, %.0fx one execution of the original "
+      "list (%.1f us)\n",
+      f->original.size(), run, f->shrunk.size(), shrink * 1e3, f->candidates, f->inadmissible,
+      shrink / one, one * 1e6);
   return 0;
 }

@@ -10,14 +10,25 @@ namespace st = merilo::statem;
 struct Stack {  // the system under test; with `bug` it drops the third push
   bool bug = false;
   std::vector<int> items;
-  void push(int v) { if (!(bug && items.size() == 2)) items.push_back(v); }
-  int pop() { int v = items.empty() ? -1 : items.back(); if (!items.empty()) items.pop_back(); return v; }
+  void push(int v) {
+    if (!(bug && items.size() == 2)) items.push_back(v);
+  }
+  int pop() {
+    int v = items.empty() ? -1 : items.back();
+    if (!items.empty()) items.pop_back();
+    return v;
+  }
 };
 
-struct Cmd { bool push; int value; };  // push(value), or pop
-template <> struct fmt::formatter<Cmd> : fmt::formatter<std::string_view> {
+struct Cmd {
+  bool push;
+  int value;
+};  // push(value), or pop
+template <>
+struct fmt::formatter<Cmd> : fmt::formatter<std::string_view> {
   auto format(const Cmd& c, format_context& ctx) const {
-    return c.push ? fmt::format_to(ctx.out(), "push({})", c.value) : fmt::format_to(ctx.out(), "pop");
+    return c.push ? fmt::format_to(ctx.out(), "push({})", c.value)
+                  : fmt::format_to(ctx.out(), "pop");
   }
 };
 
@@ -29,19 +40,28 @@ struct StackSpec {
 
   model_type initial() const { return {}; }
   st::Gen<Cmd> command(const model_type&) const {
-    return st::one_of<Cmd>({st::map(st::integer(0, 9), [](int v) { return Cmd{true, v}; }),
+    return st::one_of<Cmd>({st::map(st::integer(0, 9),
+                                    [](int v) {
+                                      return Cmd{true, v};
+                                    }),
                             st::just(Cmd{false, 0})});
   }
   st::Admission precondition(const model_type& m, const Cmd& c) const {
     return c.push || !m.empty() ? st::Admission::admit : st::Admission::reject;
   }
   model_type next_model(model_type m, const Cmd& c) const {
-    if (c.push) m.push_back(c.value); else m.pop_back();
+    if (c.push)
+      m.push_back(c.value);
+    else
+      m.pop_back();
     return m;
   }
   Stack new_sut() const { return Stack{bug, {}}; }
   st::Verdict execute(Stack& s, const model_type& before, const Cmd& c) const {
-    if (c.push) { s.push(c.value); return st::ok(); }
+    if (c.push) {
+      s.push(c.value);
+      return st::ok();
+    }
     const int got = s.pop();
     if (got == before.back()) return st::ok();
     return st::fail("stack.pop", fmt::format("pop gave {}, the model says {}", got, before.back()));

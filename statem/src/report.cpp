@@ -10,18 +10,24 @@ namespace merilo::statem {
 
 std::string_view name(Stage stage) noexcept {
   switch (stage) {
-    case Stage::setup: return "setup";
-    case Stage::command: return "command";
-    case Stage::finish: return "finish";
-    case Stage::generation: return "generation";
+    case Stage::setup:
+      return "setup";
+    case Stage::command:
+      return "command";
+    case Stage::finish:
+      return "finish";
+    case Stage::generation:
+      return "generation";
   }
   return "out-of-range";
 }
 
 std::string_view name(ShrinkEnd end) noexcept {
   switch (end) {
-    case ShrinkEnd::converged: return "converged";
-    case ShrinkEnd::bound_hit: return "bound hit";
+    case ShrinkEnd::converged:
+      return "converged";
+    case ShrinkEnd::bound_hit:
+      return "bound hit";
   }
   return "out-of-range";
 }
@@ -33,10 +39,14 @@ namespace {
 /// "at step 3", "in finish (after 4 commands)", "in setup (initial/new_sut)".
 std::string where(Stage stage, std::size_t step, std::size_t size) {
   switch (stage) {
-    case Stage::setup: return "in setup (initial or new_sut), before any command";
-    case Stage::command: return fmt::format("at step {}", step);
-    case Stage::finish: return fmt::format("in finish, after all {} commands", size);
-    case Stage::generation: return fmt::format("while drawing command {}", size);
+    case Stage::setup:
+      return "in setup (initial or new_sut), before any command";
+    case Stage::command:
+      return fmt::format("at step {}", step);
+    case Stage::finish:
+      return fmt::format("in finish, after all {} commands", size);
+    case Stage::generation:
+      return fmt::format("while drawing command {}", size);
   }
   return "somewhere out of range";
 }
@@ -69,9 +79,11 @@ std::string render_report(const ReportInput& in) {
   put(out, "merilo::statem: run {} of seed {} failed {}: {}\n", in.run, in.seed,
       where(in.stage, in.step, in.shrunk.size()), one_line(in.violation));
   if (in.stage == Stage::generation) {
-    put(out, "  a callback threw while the list was being drawn, so it was not executed or shrunk\n");
+    put(out,
+        "  a callback threw while the list was being drawn, so it was not executed or shrunk\n");
   } else {
-    put(out, "  shrunk from {} to {} commands: {} shrinks accepted, {} executions, {} inadmissible "
+    put(out,
+        "  shrunk from {} to {} commands: {} shrinks accepted, {} executions, {} inadmissible "
         "candidates dropped; {}",
         in.original.size(), in.shrunk.size(), in.shrinks, in.candidates, in.inadmissible,
         name(in.end));
@@ -90,10 +102,13 @@ std::string render_report(const ReportInput& in) {
   list(out, in.original, in.original_stage, in.original_step);
   put(out, "violation: {}\n", one_line(in.original_violation));
   put(out, "\nreproduce:\n");
-  put(out, "  this run alone:   merilo::statem::check_run(spec, {{.seed = {}, .max_commands = {}, "
+  put(out,
+      "  this run alone:   merilo::statem::check_run(spec, {{.seed = {}, .max_commands = {}, "
       ".max_shrinks = {}, .shrink_retries = {}}}, {})\n",
       in.seed, in.max_commands, in.max_shrinks, in.shrink_retries, in.run);
-  put(out, "  its list only:    merilo::statem::commands(spec, {{.seed = {}, .max_commands = {}}}, {})\n",
+  put(out,
+      "  its list only:    merilo::statem::commands(spec, {{.seed = {}, .max_commands = {}}}, "
+      "{})\n",
       in.seed, in.max_commands, in.run);
   put(out, "  the shrunk list:  merilo::statem::replay(spec, {{...the {} commands above...}})\n",
       in.shrunk.size());

@@ -28,12 +28,14 @@ std::uint64_t shrunk_to_minimal(const char* what, Spec spec, Minimal minimal_for
     if (r.failure->shrunk == minimal_for(r.failure->shrunk)) {
       ++hits;
     } else {
-      ADD_FAILURE() << what << ": seed " << seed << " shrank elsewhere:\n" << st::report(*r.failure);
+      ADD_FAILURE() << what << ": seed " << seed << " shrank elsewhere:\n"
+                    << st::report(*r.failure);
     }
   }
-  std::printf("[statem] %s: found in %llu/%llu seeds, shrunk to the known minimal list in %llu/%llu\n",
-              what, static_cast<unsigned long long>(found), static_cast<unsigned long long>(kSeeds),
-              static_cast<unsigned long long>(hits), static_cast<unsigned long long>(kSeeds));
+  std::printf(
+      "[statem] %s: found in %llu/%llu seeds, shrunk to the known minimal list in %llu/%llu\n",
+      what, static_cast<unsigned long long>(found), static_cast<unsigned long long>(kSeeds),
+      static_cast<unsigned long long>(hits), static_cast<unsigned long long>(kSeeds));
   ::testing::Test::RecordProperty(std::string(what) + "_minimal_of_100", static_cast<int>(hits));
   return hits;
 }
@@ -42,19 +44,22 @@ std::uint64_t shrunk_to_minimal(const char* what, Spec spec, Minimal minimal_for
 
 TEST(SeededBugs, BoundedQueueDroppingAtCapacityShrinksToFourPushes) {
   EXPECT_GE(shrunk_to_minimal("queue", sys::queue::Spec{},
-                              [](const auto&) { return sys::queue::minimal(); }), 95U);
+                              [](const auto&) { return sys::queue::minimal(); }),
+            95U);
 }
 
 TEST(SeededBugs, StaleEntryAfterOverwriteAndDeleteShrinksToFourCommands) {
   EXPECT_GE(shrunk_to_minimal("kv", sys::kv::Spec{},
                               [](const std::vector<sys::kv::Cmd>& shrunk) {
                                 return sys::kv::minimal(shrunk.empty() ? 0 : shrunk[0].key);
-                              }), 95U);
+                              }),
+            95U);
 }
 
 TEST(SeededBugs, WrappingCounterShrinksToFourIncrements) {
   EXPECT_GE(shrunk_to_minimal("counter", sys::counter::Spec{},
-                              [](const auto&) { return sys::counter::minimal(); }), 95U);
+                              [](const auto&) { return sys::counter::minimal(); }),
+            95U);
 }
 
 TEST(SeededBugs, TheFixedSystemsPassEveryRun) {

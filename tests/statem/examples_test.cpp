@@ -160,8 +160,7 @@ TEST(OrderAsModel, AHolderThatForgetsToCancelTheTimerShrinksToSubmitThenAckOrCan
 
 TEST(OrderAsModel, AHolderThatSendsTwiceShrinksToOneSubmit) {
   for (std::uint64_t seed = 0; seed < 100; ++seed) {
-    EXPECT_EQ(order_shrunk<order::HolderBug::double_send>(seed),
-              std::vector<std::string>{"submit"})
+    EXPECT_EQ(order_shrunk<order::HolderBug::double_send>(seed), std::vector<std::string>{"submit"})
         << seed;
   }
 }
@@ -189,13 +188,14 @@ TEST(LockServiceAsModel, TheServiceAnswersAsTheServerMachineSays) {
 // two numbers must stay equal to fail and each shrinks on its own, so n is
 // whatever the first draw made equal (1..4), and likewise the client order.
 TEST(LockServiceAsModel, ADuplicateGrantShrinksToTwoClientsAskingWithTheSameNumber) {
-  const auto minimal = [](const std::vector<st::Fire<LockBinding<mutex::Bug::duplicate_grant>>>& l) {
-    if (l.size() != 2) return false;
-    const mutex::Request& a = l[0].event;
-    const mutex::Request& b = l[1].event;
-    return a.op == mutex::Op::acquire && b.op == mutex::Op::acquire && a.seq == b.seq &&
-           a.client + b.client == 1;
-  };
+  const auto minimal =
+      [](const std::vector<st::Fire<LockBinding<mutex::Bug::duplicate_grant>>>& l) {
+        if (l.size() != 2) return false;
+        const mutex::Request& a = l[0].event;
+        const mutex::Request& b = l[1].event;
+        return a.op == mutex::Op::acquire && b.op == mutex::Op::acquire && a.seq == b.seq &&
+               a.client + b.client == 1;
+      };
   int hits = 0;
   for (std::uint64_t seed = 0; seed < 100; ++seed) {
     auto r = st::check(st::machine_spec(LockBinding<mutex::Bug::duplicate_grant>{}),

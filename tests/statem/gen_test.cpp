@@ -122,8 +122,16 @@ TEST(Integer, DrawsStayInRangeAndAreDeterministic) {
 
 TEST(Integer, EveryShrinkCandidateLiesBetweenTheTargetAndTheValue) {
   const std::vector<std::pair<std::int64_t, std::int64_t>> cases = {
-      {100, 0},   {-100, 0}, {0, 0},    {1, 0},    {-1, 0},  {37, 10},
-      {-37, 10},  {1000, 999}, {5, -5}, {std::numeric_limits<std::int64_t>::max(), 0},
+      {100, 0},
+      {-100, 0},
+      {0, 0},
+      {1, 0},
+      {-1, 0},
+      {37, 10},
+      {-37, 10},
+      {1000, 999},
+      {5, -5},
+      {std::numeric_limits<std::int64_t>::max(), 0},
       {std::numeric_limits<std::int64_t>::min(), 0},
       {std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()}};
   for (const auto& c : cases) {
@@ -222,7 +230,8 @@ TEST(MapAndFilter, KeepTheShrinkTree) {
   ASSERT_TRUE(o);
   visit(*o, 4, [](int v) { EXPECT_EQ(v % 2, 1); });
   EXPECT_EQ(minimise(*o, [](int v) { return v >= 7; }), 7);
-  auto never = st::filter(st::integer(0, 10), [](int) { return false; }, 5);
+  auto never = st::filter(
+      st::integer(0, 10), [](int) { return false; }, 5);
   EXPECT_FALSE(never(r).has_value());
 }
 

@@ -20,11 +20,16 @@ enum class Action : std::uint8_t { chime, bolt, unbolt };
 
 constexpr std::string_view name(Event e) {
   switch (e) {
-    case Event::none: return "none";
-    case Event::open: return "open";
-    case Event::close: return "close";
-    case Event::lock: return "lock";
-    case Event::unlock: return "unlock";
+    case Event::none:
+      return "none";
+    case Event::open:
+      return "open";
+    case Event::close:
+      return "close";
+    case Event::lock:
+      return "lock";
+    case Event::unlock:
+      return "unlock";
   }
   return "?";
 }
@@ -48,7 +53,8 @@ class Door {
       case State::locked:
         if (e == Event::unlock) return to(State::closed, Action::unbolt);
         break;
-      case State::none: return {*this, {}, fsm::Outcome::invalid};
+      case State::none:
+        return {*this, {}, fsm::Outcome::invalid};
     }
     return {*this, {}, fsm::Outcome::rejected};
   }
@@ -135,10 +141,14 @@ struct Binding {
   }
   static std::string describe(const Door& d) {
     switch (d.state()) {
-      case State::none: return "none";
-      case State::closed: return "closed";
-      case State::open: return "open";
-      case State::locked: return "locked";
+      case State::none:
+        return "none";
+      case State::closed:
+        return "closed";
+      case State::open:
+        return "open";
+      case State::locked:
+        return "locked";
     }
     return "?";
   }

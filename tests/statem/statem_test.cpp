@@ -31,7 +31,15 @@ struct Probe {
 };
 
 enum class Throw : std::uint8_t {
-  none, new_sut, execute, finish, teardown, precondition, next_model, command, non_std
+  none,
+  new_sut,
+  execute,
+  finish,
+  teardown,
+  precondition,
+  next_model,
+  command,
+  non_std
 };
 
 /// Commands are integers 0..100; `rule` decides which lists fail, `throws`
@@ -234,13 +242,14 @@ TEST(StatemReport, SaysSeedRunListsStepViolationStatsAndHowToReproduce) {
   EXPECT_TRUE(has("  -> 3  inc\n")) << text;
   EXPECT_TRUE(has(fmt::format("original list ({} commands)", r.failure->original.size()))) << text;
   EXPECT_TRUE(has("violation: [counter.inc] inc at 3 reported true, the model says false")) << text;
-  EXPECT_TRUE(has(fmt::format("{} shrinks accepted, {} executions", r.failure->shrinks,
-                              r.failure->candidates)))
+  EXPECT_TRUE(has(
+      fmt::format("{} shrinks accepted, {} executions", r.failure->shrinks, r.failure->candidates)))
       << text;
   EXPECT_TRUE(has("converged")) << text;
-  EXPECT_TRUE(has(fmt::format("check_run(spec, {{.seed = 31, .max_commands = 10, .max_shrinks = "
-                              "2000, .shrink_retries = 0}}, {})",
-                              r.failure->run)))
+  EXPECT_TRUE(
+      has(fmt::format("check_run(spec, {{.seed = 31, .max_commands = 10, .max_shrinks = "
+                      "2000, .shrink_retries = 0}}, {})",
+                      r.failure->run)))
       << text;
 }
 
@@ -391,7 +400,8 @@ TEST(StatemBounds, ShrinkStopIsAskedBeforeEachShrinkExecutionOnly) {
   EXPECT_EQ(log->stop_asked, 6);
   EXPECT_EQ(r.failure->end, st::ShrinkEnd::bound_hit);
   log->stop_asked = 0;
-  EXPECT_TRUE(st::check(sys::kv::Spec{.buggy = false}, {.seed = 3, .shrink_stop = stop_after_5}).ok());
+  EXPECT_TRUE(
+      st::check(sys::kv::Spec{.buggy = false}, {.seed = 3, .shrink_stop = stop_after_5}).ok());
   EXPECT_EQ(log->stop_asked, 0);  // never asked when nothing fails
   auto throwing = []() -> st::ShrinkStop { throw std::runtime_error("no"); };
   auto t = st::check(sys::kv::Spec{}, {.seed = 3, .shrink_stop = throwing});
@@ -405,14 +415,13 @@ TEST(StatemBounds, AnEndlessTreeOfInadmissibleShrinksStopsAtTheCap) {
     st::Gen<int> command(const model_type& /*m*/) const {
       // 1000, whose shrinks -1, -2, -3, ... never end and are all inadmissible.
       return st::Gen<int>{[](st::Rng& /*rng*/) {
-        return std::optional<st::Tree<int>>{st::Tree<int>{1000, [] {
-                                                            int next = 0;
-                                                            return st::Seq<st::Tree<int>>{
-                                                                [next]() mutable {
-                                                                  return std::optional<st::Tree<int>>{
-                                                                      st::Tree<int>{--next}};
-                                                                }};
-                                                          }}};
+        return std::optional<st::Tree<int>>{
+            st::Tree<int>{1000, [] {
+                            int next = 0;
+                            return st::Seq<st::Tree<int>>{[next]() mutable {
+                              return std::optional<st::Tree<int>>{st::Tree<int>{--next}};
+                            }};
+                          }}};
       }};
     }
     st::Admission precondition(const model_type& /*m*/, const int& c) const {

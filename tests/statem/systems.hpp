@@ -73,8 +73,8 @@ struct Spec {
 
   model_type initial() const { return {}; }
   st::Gen<Cmd> command(const model_type& /*m*/) const {
-    return st::one_of<Cmd>({st::map(st::integer(0, 100), [](int v) { return push(v); }),
-                            st::just(pop())});
+    return st::one_of<Cmd>(
+        {st::map(st::integer(0, 100), [](int v) { return push(v); }), st::just(pop())});
   }
   st::Admission precondition(const model_type& m, const Cmd& c) const {
     // A push into a full queue is admissible: the queue must refuse it.
@@ -96,15 +96,15 @@ struct Spec {
       const bool accepted = q.push(c.value);
       const bool room = before.size() < kCapacity;
       if (accepted == room) return st::ok();
-      return st::fail("queue", fmt::format("push({}) with {} of {} slots used was {}", c.value,
-                                           before.size(), kCapacity,
-                                           accepted ? "accepted" : "refused"));
+      return st::fail(
+          "queue", fmt::format("push({}) with {} of {} slots used was {}", c.value, before.size(),
+                               kCapacity, accepted ? "accepted" : "refused"));
     }
     const std::optional<int> got = q.pop();
     if (got != before.front()) {
-      return st::fail("queue", fmt::format("pop returned {}, the model says {}",
-                                               got ? fmt::format("{}", *got) : "nothing",
-                                               before.front()));
+      return st::fail("queue",
+                      fmt::format("pop returned {}, the model says {}",
+                                  got ? fmt::format("{}", *got) : "nothing", before.front()));
     }
     return st::ok();
   }
@@ -194,8 +194,12 @@ struct Spec {
   sut_type new_sut() const { return Store{buggy}; }
   st::Verdict execute(sut_type& s, const model_type& before, const Cmd& c) const {
     switch (c.kind) {
-      case Cmd::Kind::put: s.put(c.key, c.value); return st::ok();
-      case Cmd::Kind::del: s.del(c.key); return st::ok();
+      case Cmd::Kind::put:
+        s.put(c.key, c.value);
+        return st::ok();
+      case Cmd::Kind::del:
+        s.del(c.key);
+        return st::ok();
       case Cmd::Kind::get: {
         const std::optional<int> got = s.get(c.key);
         const auto it = before.find(c.key);
@@ -273,11 +277,13 @@ struct Spec {
         }
         return st::ok();
       }
-      case Cmd::reset: s.reset(); return st::ok();
+      case Cmd::reset:
+        s.reset();
+        return st::ok();
       case Cmd::get:
         if (s.get() != before) {
-          return st::fail("counter.get", fmt::format("get returned {}, the model says {}", s.get(),
-                                                     before));
+          return st::fail("counter.get",
+                          fmt::format("get returned {}, the model says {}", s.get(), before));
         }
         return st::ok();
     }
@@ -307,9 +313,12 @@ struct fmt::formatter<statem_systems::kv::Cmd> : fmt::formatter<std::string_view
   auto format(const statem_systems::kv::Cmd& c, format_context& ctx) const {
     using K = statem_systems::kv::Cmd::Kind;
     switch (c.kind) {
-      case K::put: return fmt::format_to(ctx.out(), "put({}, {})", c.key, c.value);
-      case K::get: return fmt::format_to(ctx.out(), "get({})", c.key);
-      case K::del: return fmt::format_to(ctx.out(), "del({})", c.key);
+      case K::put:
+        return fmt::format_to(ctx.out(), "put({}, {})", c.key, c.value);
+      case K::get:
+        return fmt::format_to(ctx.out(), "get({})", c.key);
+      case K::del:
+        return fmt::format_to(ctx.out(), "del({})", c.key);
     }
     return ctx.out();
   }
@@ -319,8 +328,7 @@ template <>
 struct fmt::formatter<statem_systems::counter::Cmd> : fmt::formatter<std::string_view> {
   auto format(statem_systems::counter::Cmd c, format_context& ctx) const {
     using C = statem_systems::counter::Cmd;
-    return fmt::format_to(ctx.out(), "{}",
-                          c == C::inc ? "inc" : c == C::reset ? "reset" : "get");
+    return fmt::format_to(ctx.out(), "{}", c == C::inc ? "inc" : c == C::reset ? "reset" : "get");
   }
 };
 

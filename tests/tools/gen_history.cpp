@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   o.seed = std::strtoull(argv[3], nullptr, 10);
   o.info_per_mille = 0;
   if (argc > 4) o.stale_read_at = std::strtoull(argv[4], nullptr, 10);
-  const std::string text = merilo::linearize::sim::to_jsonl(merilo::linearize::sim::simulate_register(o));
+  const std::string text =
+      merilo::linearize::sim::to_jsonl(merilo::linearize::sim::simulate_register(o));
   return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() ? 0 : 1;
 }

@@ -96,8 +96,8 @@ class Reader {
   std::optional<InputError> field_process(const json& event, std::uint64_t& process) const {
     const auto p = event.find("process");
     if (p == event.end()) return fail("missing \"process\"");
-    if (!p->is_number_integer() || (p->is_number_integer() && !p->is_number_unsigned() &&
-                                    p->get<std::int64_t>() < 0)) {
+    if (!p->is_number_integer() ||
+        (p->is_number_integer() && !p->is_number_unsigned() && p->get<std::int64_t>() < 0)) {
       return fail(fmt::format("\"process\" must be a non-negative integer (or \"nemesis\"), got {}",
                               shown(*p)));
     }
@@ -124,8 +124,8 @@ class Reader {
     for (const auto& known : fs_) {
       if (f == known) return std::nullopt;
     }
-    return fail(fmt::format("unknown f \"{}\" for the {} model (expected {})", f, model_,
-                            one_of(fs_)));
+    return fail(
+        fmt::format("unknown f \"{}\" for the {} model (expected {})", f, model_, one_of(fs_)));
   }
 
   std::optional<InputError> field_time(const json& event, std::int64_t& instant) {
@@ -145,14 +145,16 @@ class Reader {
     if (!has) return std::nullopt;
     if (!t->is_number_integer() ||
         (t->is_number_unsigned() &&
-         t->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))) {
+         t->get<std::uint64_t>() >
+             static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))) {
       return fail(fmt::format("\"time\" must be an integer (nanoseconds), got {}", shown(*t)));
     }
     instant = t->get<std::int64_t>();
     if (last_time_ && instant < *last_time_) {
-      return fail(fmt::format("time {} is earlier than the previous event's {} (lines must be in "
-                              "real-time order)",
-                              instant, *last_time_));
+      return fail(
+          fmt::format("time {} is earlier than the previous event's {} (lines must be in "
+                      "real-time order)",
+                      instant, *last_time_));
     }
     last_time_ = instant;
     return std::nullopt;
@@ -175,16 +177,18 @@ class Reader {
                                    const std::optional<std::string>& key, std::int64_t instant) {
     Process& p = processes_[process];
     if (p.ended_line) {
-      return fail(fmt::format("process {} invokes again after its info on line {}: an info "
-                              "operation may still take effect, so Jepsen gives the next "
-                              "operation a new process number",
-                              process, *p.ended_line));
+      return fail(
+          fmt::format("process {} invokes again after its info on line {}: an info "
+                      "operation may still take effect, so Jepsen gives the next "
+                      "operation a new process number",
+                      process, *p.ended_line));
     }
     if (p.open) {
       const RawOp& o = out_.ops[*p.open];
-      return fail(fmt::format("process {} invokes {} while its {} from line {} is still open "
-                              "(one operation at a time per process)",
-                              process, f, o.f, o.invoke_line));
+      return fail(
+          fmt::format("process {} invokes {} while its {} from line {} is still open "
+                      "(one operation at a time per process)",
+                      process, f, o.f, o.invoke_line));
     }
     p.open = out_.ops.size();
     RawOp op;

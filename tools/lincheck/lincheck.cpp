@@ -30,7 +30,8 @@ namespace lin = merilo::linearize;
 std::optional<std::int64_t> as_int(const json& v) {
   if (v.is_number_unsigned()) {
     const auto u = v.get<std::uint64_t>();
-    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      return std::nullopt;
     return static_cast<std::int64_t>(u);
   }
   if (v.is_number_integer()) return v.get<std::int64_t>();
@@ -120,7 +121,9 @@ struct RegisterAdapter {
         if (cmd.kind == Cmd::Kind::cas) out.op = make<Cmd, Resp>(raw, std::move(cmd), Resp::fail());
         return out;
       case Completion::info:
-      case Completion::missing: out.op = make<Cmd, Resp>(raw, std::move(cmd), std::nullopt); return out;
+      case Completion::missing:
+        out.op = make<Cmd, Resp>(raw, std::move(cmd), std::nullopt);
+        return out;
     }
     return out;
   }
@@ -173,9 +176,12 @@ struct KvAdapter {
         out.op = make<Cmd, Resp>(raw, std::move(cmd), r);
         return out;
       }
-      case Completion::fail: return out;  // took no effect
+      case Completion::fail:
+        return out;  // took no effect
       case Completion::info:
-      case Completion::missing: out.op = make<Cmd, Resp>(raw, std::move(cmd), std::nullopt); return out;
+      case Completion::missing:
+        out.op = make<Cmd, Resp>(raw, std::move(cmd), std::nullopt);
+        return out;
     }
     return out;
   }
@@ -224,9 +230,12 @@ struct QueueAdapter {
         out.op = make<Cmd, Resp>(raw, std::move(cmd), r);
         return out;
       }
-      case Completion::fail: return out;  // took no effect
+      case Completion::fail:
+        return out;  // took no effect
       case Completion::info:
-      case Completion::missing: out.op = make<Cmd, Resp>(raw, std::move(cmd), std::nullopt); return out;
+      case Completion::missing:
+        out.op = make<Cmd, Resp>(raw, std::move(cmd), std::nullopt);
+        return out;
     }
     return out;
   }
@@ -246,10 +255,14 @@ std::string thousands(std::uint64_t n) {
 
 const char* completion_name(Completion c) {
   switch (c) {
-    case Completion::ok: return "ok";
-    case Completion::fail: return "fail";
-    case Completion::info: return "info";
-    case Completion::missing: return "never completed";
+    case Completion::ok:
+      return "ok";
+    case Completion::fail:
+      return "fail";
+    case Completion::info:
+      return "info";
+    case Completion::missing:
+      return "never completed";
   }
   return "?";
 }
@@ -276,16 +289,22 @@ class Checker {
     }
     lin::Options options;
     options.budget = args_.budget;
-    options.timeout = std::chrono::nanoseconds(
-        static_cast<std::int64_t>(args_.timeout_seconds * 1e9));
+    options.timeout =
+        std::chrono::nanoseconds(static_cast<std::int64_t>(args_.timeout_seconds * 1e9));
     options.cache_bytes = args_.cache_mb << 20U;
     const auto start = std::chrono::steady_clock::now();
     result_ = lin::check_history(typename A::Spec{}, typename A::Model{}, ops_, options);
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     switch (result_.verdict) {
-      case lin::Verdict::linearizable: print(out); return kLinearizable;
-      case lin::Verdict::not_linearizable: print(out); return kNotLinearizable;
-      case lin::Verdict::undecided: print(out); return kUndecided;
+      case lin::Verdict::linearizable:
+        print(out);
+        return kLinearizable;
+      case lin::Verdict::not_linearizable:
+        print(out);
+        return kNotLinearizable;
+      case lin::Verdict::undecided:
+        print(out);
+        return kUndecided;
       case lin::Verdict::usage_error:
         fmt::print(err, "merilo-lincheck: {}: {}\n", args_.source, result_.error);
         return kBadInput;
@@ -341,12 +360,13 @@ class Checker {
                    "not linearizable: no valid order{} gets past {} of its {} operations; it "
                    "gets stuck at the {} on line {} (process {}){}\n",
                    key_of(e.partition), e.prefix.size(), e.part_size,
-                   lin::describe(ops_[stuck].command), raw(stuck).invoke_line,
-                   raw(stuck).process, args_.explain ? "" : " (--explain shows why)");
+                   lin::describe(ops_[stuck].command), raw(stuck).invoke_line, raw(stuck).process,
+                   args_.explain ? "" : " (--explain shows why)");
         break;
       }
       case lin::Verdict::usage_error:
-      case lin::Verdict::crashed: break;  // reported by run()
+      case lin::Verdict::crashed:
+        break;  // reported by run()
       case lin::Verdict::undecided:
         fmt::print(out,
                    "undecided: {} after placing {} of {} operations{}; this is not a pass "
@@ -382,7 +402,8 @@ class Checker {
     constexpr std::size_t kTail = 10;
     const std::size_t from = prefix.size() > kTail ? prefix.size() - kTail : 0;
     std::size_t width = 12;
-    for (std::size_t i = from; i < prefix.size(); ++i) width = std::max(width, op_text(prefix[i]).size());
+    for (std::size_t i = from; i < prefix.size(); ++i)
+      width = std::max(width, op_text(prefix[i]).size());
     for (const auto& c : e.candidates) width = std::max(width, op_text(c.operation).size());
     const char* what = result_.verdict == lin::Verdict::not_linearizable
                            ? "The longest valid order places"
@@ -392,9 +413,10 @@ class Checker {
     if (prefix.empty()) {
       fmt::print(out, "\n");
     } else {
-      fmt::print(out, " {}:\n", from > 0 ? fmt::format("Its last {} ({} earlier not shown)",
-                                                       prefix.size() - from, from)
-                                         : std::string("In order"));
+      fmt::print(out, " {}:\n",
+                 from > 0
+                     ? fmt::format("Its last {} ({} earlier not shown)", prefix.size() - from, from)
+                     : std::string("In order"));
       for (std::size_t i = from; i < prefix.size(); ++i) {
         fmt::print(out, "  #{:<6} {}\n", i + 1, op_row(prefix[i], 0));
       }
@@ -411,9 +433,9 @@ class Checker {
                lin::describe(ops_[stuck].command), raw(stuck).invoke_line, raw(stuck).process,
                raw(stuck).complete_line);
     for (const auto& c : e.candidates) {
-      fmt::print(out, "  {}  {}\n", op_row(c.operation, width),
-                 c.violation ? *c.violation
-                             : std::string("fits, but every order on from there fails"));
+      fmt::print(
+          out, "  {}  {}\n", op_row(c.operation, width),
+          c.violation ? *c.violation : std::string("fits, but every order on from there fails"));
     }
     if (e.more_candidates > 0) fmt::print(out, "  ... and {} more\n", e.more_candidates);
   }

@@ -5,9 +5,9 @@
 #include <iostream>
 #include <string>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <CLI/CLI.hpp>
 
 #include "lincheck.hpp"
 
@@ -38,8 +38,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(std::cerr, "merilo-lincheck: {}\nusage: merilo-lincheck --model register|kv|queue "
-                          "[--budget N] [--timeout SECONDS] [--explain] FILE\n",
+    fmt::print(std::cerr,
+               "merilo-lincheck: {}\nusage: merilo-lincheck --model register|kv|queue "
+               "[--budget N] [--timeout SECONDS] [--explain] FILE\n",
                e.what());
     return merilo::lincheck::kBadInput;
   }

@@ -144,9 +144,7 @@ class Tree {
   /// The value drawn.
   [[nodiscard]] const T& value() const noexcept { return value_; }
   /// Smaller candidates, simplest first, computed lazily.
-  [[nodiscard]] Seq<Tree<T>> children() const {
-    return children_ ? children_() : Seq<Tree<T>>{};
-  }
+  [[nodiscard]] Seq<Tree<T>> children() const { return children_ ? children_() : Seq<Tree<T>>{}; }
 
  private:
   T value_;
@@ -255,7 +253,8 @@ template <class T, class P>
 /// A vector of [min_size, max_size] elements of `elem`; shrinks by removing
 /// chunks of elements (never below `min_size`) and by shrinking elements.
 template <class T>
-[[nodiscard]] Gen<std::vector<T>> vector_of(Gen<T> elem, std::size_t min_size, std::size_t max_size);
+[[nodiscard]] Gen<std::vector<T>> vector_of(Gen<T> elem, std::size_t min_size,
+                                            std::size_t max_size);
 
 /// `T{a, b, ...}` from one draw of each of `gens`, in order; shrinks each
 /// field in turn, keeping the others. Gives up if any field's generator

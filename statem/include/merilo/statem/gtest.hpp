@@ -28,9 +28,9 @@ namespace merilo::testing {
 /// error or a failing run (with `statem::report` as the message). Returns
 /// the result for further assertions.
 template <class S>
-  requires statem::Spec<std::remove_cvref_t<S>>
-statem::Result<typename std::remove_cvref_t<S>::command_type> statem_check(S&& spec,
-                                                                           const statem::Config& config) {
+requires statem::Spec<std::remove_cvref_t<S>>
+    statem::Result<typename std::remove_cvref_t<S>::command_type> statem_check(
+        S&& spec, const statem::Config& config) {
   auto r = statem::check(std::forward<S>(spec), config);
   if (!r.error.empty()) {
     ADD_FAILURE() << r.error;

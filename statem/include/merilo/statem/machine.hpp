@@ -67,23 +67,24 @@ inline constexpr std::string_view kStateTag = "machine.state";
 /// response type compared with `==`, and the operations listed in the
 /// header overview.
 template <class B>
-concept MachineBinding =
-    requires {
-      typename B::machine_type;
-      typename B::event_type;
-      typename B::sut_type;
-      typename B::response_type;
-    } && fsm::Machine<typename B::machine_type, typename B::event_type> &&
-    std::copyable<typename B::event_type> && std::equality_comparable<typename B::response_type> &&
-    std::move_constructible<typename B::sut_type> &&
-    requires(B& b, const typename B::machine_type& m, const typename B::event_type& e,
-             typename B::sut_type& sut) {
-      { b.initial() } -> std::convertible_to<typename B::machine_type>;
-      { b.events(m) } -> std::convertible_to<Gen<typename B::event_type>>;
-      { b.new_sut() } -> std::convertible_to<typename B::sut_type>;
-      { b.apply(sut, e) } -> std::convertible_to<typename B::response_type>;
-      { b.expected(m, e, m.fire(e)) } -> std::convertible_to<typename B::response_type>;
-    };
+concept MachineBinding = requires {
+  typename B::machine_type;
+  typename B::event_type;
+  typename B::sut_type;
+  typename B::response_type;
+}
+&&fsm::Machine<typename B::machine_type, typename B::event_type>&&
+    std::copyable<typename B::event_type>&& std::equality_comparable<typename B::response_type>&&
+        std::move_constructible<typename B::sut_type>&& requires(B& b,
+                                                                 const typename B::machine_type& m,
+                                                                 const typename B::event_type& e,
+                                                                 typename B::sut_type& sut) {
+  { b.initial() } -> std::convertible_to<typename B::machine_type>;
+  { b.events(m) } -> std::convertible_to<Gen<typename B::event_type>>;
+  { b.new_sut() } -> std::convertible_to<typename B::sut_type>;
+  { b.apply(sut, e) } -> std::convertible_to<typename B::response_type>;
+  { b.expected(m, e, m.fire(e)) } -> std::convertible_to<typename B::response_type>;
+};
 
 /// One command of a machine spec: an event to fire.
 template <class B>
@@ -91,9 +92,8 @@ struct Fire {
   typename B::event_type event;
 
   /// Equal events (when the event type has `==`).
-  bool operator==(const Fire& other) const
-    requires std::equality_comparable<typename B::event_type>
-  {
+  bool operator==(
+      const Fire& other) const requires std::equality_comparable<typename B::event_type> {
     return event == other.event;
   }
 };
@@ -104,9 +104,13 @@ namespace detail {
 /// else fmt, else the enum's number, else a placeholder.
 template <class B, class X>
 std::string describe(const X& x) {
-  if constexpr (requires { { B::describe(x) } -> std::convertible_to<std::string>; }) {
+  if constexpr (requires {
+                  { B::describe(x) } -> std::convertible_to<std::string>;
+                }) {
     return B::describe(x);
-  } else if constexpr (requires { { name(x) } -> std::convertible_to<std::string_view>; }) {
+  } else if constexpr (requires {
+                         { name(x) } -> std::convertible_to<std::string_view>;
+                       }) {
     return std::string(std::string_view(name(x)));
   } else if constexpr (fmt::is_formattable<X>::value) {
     return fmt::format("{}", x);
@@ -140,7 +144,9 @@ class MachineSpec {
   }
 
   Admission precondition(const model_type& m, const command_type& c) {
-    if constexpr (requires { { binding_.admit(m, c.event) } -> std::convertible_to<bool>; }) {
+    if constexpr (requires {
+                    { binding_.admit(m, c.event) } -> std::convertible_to<bool>;
+                  }) {
       return binding_.admit(m, c.event) ? Admission::admit : Admission::reject;
     } else {
       return Admission::admit;
@@ -161,7 +167,9 @@ class MachineSpec {
                               detail::describe<B>(c.event), detail::describe<B>(before),
                               detail::describe<B>(got), detail::describe<B>(want)));
     }
-    if constexpr (requires { { binding_.observe(sut) } -> std::convertible_to<model_type>; }) {
+    if constexpr (requires {
+                    { binding_.observe(sut) } -> std::convertible_to<model_type>;
+                  }) {
       const model_type held = binding_.observe(sut);
       if (!(held == fired.next)) {
         return fail(std::string(kStateTag),
@@ -174,7 +182,9 @@ class MachineSpec {
   }
 
   Verdict finish(sut_type& sut, const model_type& m) {
-    if constexpr (requires { { binding_.finish(sut, m) } -> std::same_as<Verdict>; }) {
+    if constexpr (requires {
+                    { binding_.finish(sut, m) } -> std::same_as<Verdict>;
+                  }) {
       return binding_.finish(sut, m);
     } else {
       return ok();

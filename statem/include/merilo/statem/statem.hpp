@@ -18,9 +18,9 @@
 //     using sut_type = std::unique_ptr<Counter>;
 //     int initial() const { return 0; }
 //     statem::Gen<Cmd> command(const int&) const { return statem::element_of<Cmd>({...}); }
-//     statem::Admission precondition(const int&, const Cmd&) const { return statem::Admission::admit; }
-//     int next_model(const int& m, const Cmd& c) const { return c == Cmd::inc ? m + 1 : m; }
-//     sut_type new_sut() const { return std::make_unique<Counter>(); }
+//     statem::Admission precondition(const int&, const Cmd&) const { return
+//     statem::Admission::admit; } int next_model(const int& m, const Cmd& c) const { return c ==
+//     Cmd::inc ? m + 1 : m; } sut_type new_sut() const { return std::make_unique<Counter>(); }
 //     statem::Verdict execute(sut_type& sut, const int& before, const Cmd& c) const;
 //     statem::Verdict finish(sut_type&, const int&) const { return statem::ok(); }
 //     void teardown(sut_type&) const {}
@@ -161,26 +161,25 @@ using Verdict = std::optional<Violation>;
 /// advances the model. `new_sut` is called once per execution (each run and
 /// each executed shrink candidate), and `teardown` once per system built.
 template <class S>
-concept Spec =
-    requires {
-      typename S::model_type;
-      typename S::command_type;
-      typename S::sut_type;
-    } && std::copy_constructible<typename S::model_type> &&
-    std::move_constructible<typename S::sut_type> &&
-    std::copyable<typename S::command_type> &&
-    fmt::is_formattable<typename S::command_type>::value &&
-    requires(S& s, const typename S::model_type& m, const typename S::command_type& c,
-             typename S::sut_type& sut) {
-      { s.initial() } -> std::convertible_to<typename S::model_type>;
-      { s.command(m) } -> std::convertible_to<Gen<typename S::command_type>>;
-      { s.precondition(m, c) } -> std::same_as<Admission>;
-      { s.next_model(m, c) } -> std::convertible_to<typename S::model_type>;
-      { s.new_sut() } -> std::convertible_to<typename S::sut_type>;
-      { s.execute(sut, m, c) } -> std::same_as<Verdict>;
-      { s.finish(sut, m) } -> std::same_as<Verdict>;
-      { s.teardown(sut) };
-    };
+concept Spec = requires {
+  typename S::model_type;
+  typename S::command_type;
+  typename S::sut_type;
+}
+&&std::copy_constructible<typename S::model_type>&& std::move_constructible<typename S::sut_type>&&
+    std::copyable<typename S::command_type>&&
+        fmt::is_formattable<typename S::command_type>::value&& requires(
+            S& s, const typename S::model_type& m, const typename S::command_type& c,
+            typename S::sut_type& sut) {
+  { s.initial() } -> std::convertible_to<typename S::model_type>;
+  { s.command(m) } -> std::convertible_to<Gen<typename S::command_type>>;
+  { s.precondition(m, c) } -> std::same_as<Admission>;
+  { s.next_model(m, c) } -> std::convertible_to<typename S::model_type>;
+  { s.new_sut() } -> std::convertible_to<typename S::sut_type>;
+  { s.execute(sut, m, c) } -> std::same_as<Verdict>;
+  { s.finish(sut, m) } -> std::same_as<Verdict>;
+  {s.teardown(sut)};
+};
 
 /// How a check runs. Build it with designated initialisers:
 ///   statem::Config{.seed = 42, .test_count = 200}
@@ -210,23 +209,23 @@ struct Config {
 /// A failing run, shrunk.
 template <class Cmd>
 struct Failure {
-  std::uint64_t seed = 0;      ///< `Config::seed` of the check.
-  std::size_t run = 0;         ///< Which run failed (0-based).
-  std::size_t max_commands = 0;  ///< `Config::max_commands`, needed to reproduce.
-  std::size_t max_shrinks = 0;   ///< `Config::max_shrinks` of the shrink.
+  std::uint64_t seed = 0;          ///< `Config::seed` of the check.
+  std::size_t run = 0;             ///< Which run failed (0-based).
+  std::size_t max_commands = 0;    ///< `Config::max_commands`, needed to reproduce.
+  std::size_t max_shrinks = 0;     ///< `Config::max_shrinks` of the shrink.
   std::size_t shrink_retries = 0;  ///< `Config::shrink_retries` of the shrink.
-  Violation violation;           ///< What the shrunk list broke (same tag as the original).
-  Violation original_violation;  ///< What the original list broke.
-  std::vector<Cmd> original;     ///< The list run `run` drew (= `commands(spec, config, run)`).
-  std::vector<Cmd> shrunk;       ///< The shortest failing list found.
-  Stage stage = Stage::command;  ///< Where the shrunk list failed.
-  std::size_t step = 0;          ///< Index of the failing command in `shrunk` (for Stage::command).
+  Violation violation;             ///< What the shrunk list broke (same tag as the original).
+  Violation original_violation;    ///< What the original list broke.
+  std::vector<Cmd> original;       ///< The list run `run` drew (= `commands(spec, config, run)`).
+  std::vector<Cmd> shrunk;         ///< The shortest failing list found.
+  Stage stage = Stage::command;    ///< Where the shrunk list failed.
+  std::size_t step = 0;  ///< Index of the failing command in `shrunk` (for Stage::command).
   Stage original_stage = Stage::command;  ///< Where the original list failed.
   std::size_t original_step = 0;          ///< Index of the failing command in `original`.
-  std::size_t shrinks = 0;       ///< Candidates accepted (each one shorter or simpler).
-  std::size_t candidates = 0;    ///< Executions spent shrinking (retries included).
-  std::size_t inadmissible = 0;  ///< Candidates dropped unexecuted by a precondition.
-  ShrinkEnd end = ShrinkEnd::converged;  ///< Why shrinking stopped.
+  std::size_t shrinks = 0;                ///< Candidates accepted (each one shorter or simpler).
+  std::size_t candidates = 0;             ///< Executions spent shrinking (retries included).
+  std::size_t inadmissible = 0;           ///< Candidates dropped unexecuted by a precondition.
+  ShrinkEnd end = ShrinkEnd::converged;   ///< Why shrinking stopped.
 };
 
 /// What `check` and `check_run` found.
@@ -246,9 +245,9 @@ struct Result {
 /// What `commands` returns: run i's list, or a usage error.
 template <class Cmd>
 struct Commands {
-  std::string error;          ///< A usage error; `list` is then empty.
-  std::vector<Cmd> list;      ///< The list, exactly as the run draws it.
-  Verdict generation_crash;   ///< Set when a callback threw while drawing (the list is cut there).
+  std::string error;         ///< A usage error; `list` is then empty.
+  std::vector<Cmd> list;     ///< The list, exactly as the run draws it.
+  Verdict generation_crash;  ///< Set when a callback threw while drawing (the list is cut there).
 };
 
 /// What one execution of a list did (`replay`).
@@ -263,30 +262,32 @@ struct Execution {
 
 /// Runs up to `config.test_count` lists and shrinks the first failing one.
 template <class S>
-  requires Spec<std::remove_cvref_t<S>>
+requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] Result<typename std::remove_cvref_t<S>::command_type> check(S&& spec,
                                                                           const Config& config);
 
 /// Runs run `run` of the check `config` describes, alone (and shrinks it if
 /// it fails): the same list and the same failure as in `check`.
 template <class S>
-  requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] Result<typename std::remove_cvref_t<S>::command_type> check_run(
-    S&& spec, const Config& config, std::size_t run);
+requires Spec<std::remove_cvref_t<S>>
+[[nodiscard]] Result<typename std::remove_cvref_t<S>::command_type> check_run(S&& spec,
+                                                                              const Config& config,
+                                                                              std::size_t run);
 
 /// The list run `run` draws, without executing anything (no system is
 /// built). Equal to that run's `Failure::original`.
 template <class S>
-  requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] Commands<typename std::remove_cvref_t<S>::command_type> commands(
-    S&& spec, const Config& config, std::size_t run);
+requires Spec<std::remove_cvref_t<S>>
+[[nodiscard]] Commands<typename std::remove_cvref_t<S>::command_type> commands(S&& spec,
+                                                                               const Config& config,
+                                                                               std::size_t run);
 
 /// Executes exactly `list` once on a fresh system. A command its
 /// precondition rejects is a `statem.precondition` violation at that step.
 template <class S>
-  requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] Execution replay(S&& spec,
-                               const std::vector<typename std::remove_cvref_t<S>::command_type>& list);
+requires Spec<std::remove_cvref_t<S>>
+[[nodiscard]] Execution replay(
+    S&& spec, const std::vector<typename std::remove_cvref_t<S>::command_type>& list);
 
 /// A multi-line report of `failure`: seed and run, the original and shrunk
 /// lists, the failing step, the violation, shrink statistics and how to

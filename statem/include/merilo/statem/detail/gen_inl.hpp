@@ -128,12 +128,11 @@ Seq<Tree<std::tuple<Ts...>>> tuple_shrinks(const std::tuple<Tree<Ts>...>& trees,
 /// One tree of tuples from a tuple of trees: shrinks field 0, then 1, ...
 template <class... Ts>
 Tree<std::tuple<Ts...>> tuple_tree(const std::tuple<Tree<Ts>...>& trees) {
-  std::tuple<Ts...> value = std::apply(
-      [](const auto&... t) { return std::tuple<Ts...>{t.value()...}; }, trees);
-  return Tree<std::tuple<Ts...>>{std::move(value), [trees]() {
-                                   return tuple_shrinks<Ts...>(trees,
-                                                               std::index_sequence_for<Ts...>{});
-                                 }};
+  std::tuple<Ts...> value =
+      std::apply([](const auto&... t) { return std::tuple<Ts...>{t.value()...}; }, trees);
+  return Tree<std::tuple<Ts...>>{
+      std::move(value),
+      [trees]() { return tuple_shrinks<Ts...>(trees, std::index_sequence_for<Ts...>{}); }};
 }
 
 template <class G>
@@ -170,27 +169,27 @@ template <class T, class F>
 auto map_tree(const Tree<T>& tree, F f) -> Tree<decltype(f(tree.value()))> {
   using U = decltype(f(tree.value()));
   U value = f(tree.value());
-  return Tree<U>{std::move(value), [tree, f]() {
-                   return Seq<Tree<U>>{
-                       [kids = tree.children(), f]() mutable -> std::optional<Tree<U>> {
-                         std::optional<Tree<T>> child = kids.next();
-                         if (!child) return std::nullopt;
-                         return map_tree(*child, f);
-                       }};
-                 }};
+  return Tree<U>{
+      std::move(value), [tree, f]() {
+        return Seq<Tree<U>>{[kids = tree.children(), f]() mutable -> std::optional<Tree<U>> {
+          std::optional<Tree<T>> child = kids.next();
+          if (!child) return std::nullopt;
+          return map_tree(*child, f);
+        }};
+      }};
 }
 
 template <class T, class P>
 Tree<T> filter_tree(const Tree<T>& tree, P pred) {
-  return Tree<T>{tree.value(), [tree, pred]() {
-                   return Seq<Tree<T>>{
-                       [kids = tree.children(), pred]() mutable -> std::optional<Tree<T>> {
-                         while (std::optional<Tree<T>> child = kids.next()) {
-                           if (pred(child->value())) return filter_tree(*child, pred);
-                         }
-                         return std::nullopt;
-                       }};
-                 }};
+  return Tree<T>{
+      tree.value(), [tree, pred]() {
+        return Seq<Tree<T>>{[kids = tree.children(), pred]() mutable -> std::optional<Tree<T>> {
+          while (std::optional<Tree<T>> child = kids.next()) {
+            if (pred(child->value())) return filter_tree(*child, pred);
+          }
+          return std::nullopt;
+        }};
+      }};
 }
 
 template <class T>
@@ -199,10 +198,10 @@ Tree<std::vector<T>> vector_tree(std::vector<Tree<T>> elements, std::size_t min_
   values.reserve(elements.size());
   for (const Tree<T>& e : elements) values.push_back(e.value());
   auto shared = std::make_shared<const std::vector<Tree<T>>>(std::move(elements));
-  return Tree<std::vector<T>>{std::move(values), [shared, min_size]() {
-                                return Seq<Tree<std::vector<T>>>{
-                                    detail::VectorShrinks<T>{shared, min_size}};
-                              }};
+  return Tree<std::vector<T>>{
+      std::move(values), [shared, min_size]() {
+        return Seq<Tree<std::vector<T>>>{detail::VectorShrinks<T>{shared, min_size}};
+      }};
 }
 
 // ---- generators --------------------------------------------------------------
@@ -244,8 +243,8 @@ Gen<T> element_of(std::vector<T> values) {
 
 template <class T>
 Gen<T> frequency(std::vector<std::pair<std::uint64_t, Gen<T>>> weighted) {
-  auto shared = std::make_shared<const std::vector<std::pair<std::uint64_t, Gen<T>>>>(
-      std::move(weighted));
+  auto shared =
+      std::make_shared<const std::vector<std::pair<std::uint64_t, Gen<T>>>>(std::move(weighted));
   return Gen<T>{[shared](Rng& rng) -> std::optional<Tree<T>> {
     const auto& gens = *shared;
     std::uint64_t total = 0;
@@ -260,24 +259,25 @@ Gen<T> frequency(std::vector<std::pair<std::uint64_t, Gen<T>>> weighted) {
     while (x >= gens[chosen].first) x -= gens[chosen++].first;
     std::optional<Tree<T>> tree = gens[chosen].second(rng);
     if (!tree) return std::nullopt;
-    return Tree<T>{tree->value(), [shared, chosen, alt_seed, t = *tree]() {
-                     using Out = Tree<T>;
-                     std::vector<std::function<Seq<Out>()>> parts;
-                     parts.push_back([shared, chosen, alt_seed]() {
-                       std::size_t j = 0;
-                       return Seq<Out>{[shared, chosen, alt_seed, j]() mutable -> std::optional<Out> {
-                         while (j < chosen) {
-                           const std::size_t k = j++;
-                           if ((*shared)[k].first == 0) continue;
-                           Rng alt{alt_seed ^ Rng::mix(k + 1)};
-                           if (std::optional<Out> o = (*shared)[k].second(alt)) return o;
-                         }
-                         return std::nullopt;
-                       }};
-                     });
-                     parts.push_back([t]() { return t.children(); });
-                     return detail::concat<Out>(std::move(parts));
-                   }};
+    return Tree<T>{
+        tree->value(), [shared, chosen, alt_seed, t = *tree]() {
+          using Out = Tree<T>;
+          std::vector<std::function<Seq<Out>()>> parts;
+          parts.push_back([shared, chosen, alt_seed]() {
+            std::size_t j = 0;
+            return Seq<Out>{[shared, chosen, alt_seed, j]() mutable -> std::optional<Out> {
+              while (j < chosen) {
+                const std::size_t k = j++;
+                if ((*shared)[k].first == 0) continue;
+                Rng alt{alt_seed ^ Rng::mix(k + 1)};
+                if (std::optional<Out> o = (*shared)[k].second(alt)) return o;
+              }
+              return std::nullopt;
+            }};
+          });
+          parts.push_back([t]() { return t.children(); });
+          return detail::concat<Out>(std::move(parts));
+        }};
   }};
 }
 
@@ -313,19 +313,20 @@ Gen<T> filter(Gen<T> gen, P pred, std::size_t tries) {
 template <class T>
 Gen<std::vector<T>> vector_of(Gen<T> elem, std::size_t min_size, std::size_t max_size) {
   if (min_size > max_size) return Gen<std::vector<T>>{nullptr};
-  return Gen<std::vector<T>>{
-      [elem = std::move(elem), min_size, max_size](Rng& rng) -> std::optional<Tree<std::vector<T>>> {
-        const std::size_t n = min_size + static_cast<std::size_t>(rng.below(
-                                             static_cast<std::uint64_t>(max_size - min_size) + 1));
-        std::vector<Tree<T>> trees;
-        trees.reserve(n);
-        for (std::size_t i = 0; i < n; ++i) {
-          std::optional<Tree<T>> t = elem(rng);
-          if (!t) return std::nullopt;
-          trees.push_back(std::move(*t));
-        }
-        return vector_tree(std::move(trees), min_size);
-      }};
+  return Gen<std::vector<T>>{[elem = std::move(elem), min_size,
+                              max_size](Rng& rng) -> std::optional<Tree<std::vector<T>>> {
+    const std::size_t n =
+        min_size +
+        static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(max_size - min_size) + 1));
+    std::vector<Tree<T>> trees;
+    trees.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::optional<Tree<T>> t = elem(rng);
+      if (!t) return std::nullopt;
+      trees.push_back(std::move(*t));
+    }
+    return vector_tree(std::move(trees), min_size);
+  }};
 }
 
 template <class T, class... G>

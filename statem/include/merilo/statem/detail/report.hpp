@@ -10,7 +10,6 @@
 #include <string_view>
 #include <vector>
 
-
 namespace merilo::statem::detail {
 
 /// A `Failure` with its commands already printed.

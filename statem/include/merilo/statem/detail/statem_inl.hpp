@@ -6,7 +6,6 @@
 
 #include <exception>  // std::exception: user crashes become violations
 
-
 namespace merilo::statem {
 
 namespace detail {
@@ -133,7 +132,8 @@ Execution execute_list(S& spec, const std::vector<command_t<S>>& list) {
       out.violation = inadmissible(i, print(cmd));
       break;
     }
-    if (!guarded("execute", out.violation, [&] { out.violation = spec.execute(*sut, *model, cmd); }) ||
+    if (!guarded("execute", out.violation,
+                 [&] { out.violation = spec.execute(*sut, *model, cmd); }) ||
         out.violation) {
       break;
     }
@@ -181,8 +181,13 @@ class Shrinker {
 
   Shrinker(S& spec, const Config& config, std::vector<Tree<Cmd>> trees, Violation violation,
            Stage stage, std::size_t step)
-      : spec_(spec), config_(config), current_(std::move(trees)), tag_(violation.tag),
-        violation_(std::move(violation)), stage_(stage), step_(step) {}
+      : spec_(spec),
+        config_(config),
+        current_(std::move(trees)),
+        tag_(violation.tag),
+        violation_(std::move(violation)),
+        stage_(stage),
+        step_(step) {}
 
   void run() {
     if (current_.empty()) return;
@@ -328,8 +333,8 @@ std::optional<Failure<command_t<S>>> run_one(S& spec, const Config& config, std:
 }  // namespace detail
 
 template <class S>
-  requires Spec<std::remove_cvref_t<S>>
-Result<typename std::remove_cvref_t<S>::command_type> check(S&& spec, const Config& config) {
+requires Spec<std::remove_cvref_t<S>> Result<typename std::remove_cvref_t<S>::command_type> check(
+    S&& spec, const Config& config) {
   Result<typename std::remove_cvref_t<S>::command_type> r;
   r.error = detail::validate(config, true);
   if (!r.error.empty()) return r;
@@ -342,9 +347,8 @@ Result<typename std::remove_cvref_t<S>::command_type> check(S&& spec, const Conf
 }
 
 template <class S>
-  requires Spec<std::remove_cvref_t<S>>
-Result<typename std::remove_cvref_t<S>::command_type> check_run(S&& spec, const Config& config,
-                                                                std::size_t run) {
+requires Spec<std::remove_cvref_t<S>> Result<typename std::remove_cvref_t<S>::command_type>
+check_run(S&& spec, const Config& config, std::size_t run) {
   Result<typename std::remove_cvref_t<S>::command_type> r;
   r.error = detail::validate(config, false);
   if (!r.error.empty()) return r;
@@ -354,9 +358,8 @@ Result<typename std::remove_cvref_t<S>::command_type> check_run(S&& spec, const 
 }
 
 template <class S>
-  requires Spec<std::remove_cvref_t<S>>
-Commands<typename std::remove_cvref_t<S>::command_type> commands(S&& spec, const Config& config,
-                                                                 std::size_t run) {
+requires Spec<std::remove_cvref_t<S>> Commands<typename std::remove_cvref_t<S>::command_type>
+commands(S&& spec, const Config& config, std::size_t run) {
   Commands<typename std::remove_cvref_t<S>::command_type> c;
   c.error = detail::validate(config, false);
   if (!c.error.empty()) return c;
@@ -367,8 +370,8 @@ Commands<typename std::remove_cvref_t<S>::command_type> commands(S&& spec, const
 }
 
 template <class S>
-  requires Spec<std::remove_cvref_t<S>>
-Execution replay(S&& spec, const std::vector<typename std::remove_cvref_t<S>::command_type>& list) {
+requires Spec<std::remove_cvref_t<S>> Execution
+replay(S&& spec, const std::vector<typename std::remove_cvref_t<S>::command_type>& list) {
   return detail::execute_list(spec, list);
 }
 
