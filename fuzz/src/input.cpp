@@ -12,7 +12,8 @@ Input::Input(std::span<const std::uint8_t> bytes, std::size_t kinds) noexcept
 bool Input::masked(explore::Kind k) const noexcept {
   const std::size_t byte = k / 8;
   if (byte >= mask_) return false;
-  return ((bytes_[byte] >> (k % 8)) & 1U) != 0;
+  const unsigned bits = bytes_[byte];
+  return ((bits >> (k % 8)) & 1U) != 0;
 }
 
 bool Input::next(std::uint64_t& value) noexcept {
