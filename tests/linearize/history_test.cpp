@@ -226,6 +226,57 @@ TEST(History, EmptyHistoryIsLinearizable) {
             Verdict::linearizable);
 }
 
+// --- lost values (RegisterSpec declares value_of/reads_value/writes_value) ---
+
+TEST(History, AReadOfAnOverwrittenValueIsRefused) {
+  // write 1, then write 2, then a read of 1: 1 is lost once 2 is written.
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1), kOk, 0, 1),
+                            reg_op(RegisterCmd::write(2), kOk, 2, 3),
+                            reg_op(RegisterCmd::read(), got(1), 4, 5)};
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, {});
+  EXPECT_EQ(r.verdict, Verdict::not_linearizable);
+  // A write of 1 that never returned may still take effect after 2.
+  ops.push_back(reg_op(RegisterCmd::write(1), std::nullopt, 2, kNever));
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
+            Verdict::linearizable);
+  // So may a cas to 1 that never returned, from 2.
+  ops.back() = reg_op(RegisterCmd::cas(2, 1), std::nullopt, 2, kNever);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
+            Verdict::linearizable);
+  // ...but not one that failed: it changed nothing.
+  ops.back() = reg_op(RegisterCmd::cas(2, 1), RegisterResponse::fail(), 2, 6);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
+            Verdict::not_linearizable);
+}
+
+TEST(History, AValueWrittenTwiceIsNotLostWhileOneWriterRemains) {
+  // Values need not be unique: a second write of 1 revives it.
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1), kOk, 0, 1),
+                            reg_op(RegisterCmd::write(2), kOk, 2, 3),
+                            reg_op(RegisterCmd::write(1), kOk, 2, 8),
+                            reg_op(RegisterCmd::read(), got(1), 4, 5),
+                            reg_op(RegisterCmd::read(), got(1), 6, 7)};
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+  // A swapped cas needs its expected value just like a read.
+  ops[4] = reg_op(RegisterCmd::cas(2, 3), kOk, 6, 7);
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable);
+  ops[2] = reg_op(RegisterCmd::write(1), kOk, 4, 8);  // now 1 may come back after the cas
+  ops[3] = reg_op(RegisterCmd::read(), got(1), 9, 10);
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+}
+
+TEST(History, TheInitialNullIsLostOnceWritten) {
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1), kOk, 0, 1),
+                            reg_op(RegisterCmd::read(), got(std::nullopt), 2, 5),
+                            reg_op(RegisterCmd::read(), got(1), 2, 3)};
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable);  // invoked after 1 was written
+  ops[1].invoked_at = 0;  // overlapping the write: it may go first
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+  ops[2] = reg_op(RegisterCmd::cas(1, 2), std::nullopt, 2, kNever);  // no writer of null left
+  ops[1].invoked_at = 2;
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable);
+}
+
 // --- against the oracle -----------------------------------------------------
 
 using testing::Cmd;
@@ -256,8 +307,11 @@ bool oracle(const S& spec, const M& model, const std::vector<SmallOp>& ops,
   return false;
 }
 
+/// `any_pending`: any call (not only a thread's last) may never have
+/// returned, as when Jepsen gives a crashed process's successor its thread.
 template <class S, class M>
-void agree_with_oracle(const S& spec, const M& initial, std::uint64_t seed, int cases) {
+void agree_with_oracle(const S& spec, const M& initial, std::uint64_t seed, int cases,
+                       bool any_pending = false) {
   testing::Rng rng(seed);
   int yes = 0;
   int no = 0;
@@ -269,7 +323,7 @@ void agree_with_oracle(const S& spec, const M& initial, std::uint64_t seed, int 
       for (std::size_t i = 0; i < h.size(); ++i) {
         SmallOp op{h[i].command, h[i].response, h[i].invoked_at, h[i].returned_at};
         // A thread's last call sometimes never returned.
-        if (i + 1 == h.size() && rng.below(4) == 0) op.response.reset();
+        if ((any_pending || i + 1 == h.size()) && rng.below(4) == 0) op.response.reset();
         ops.push_back(op);
       }
     }
@@ -306,6 +360,15 @@ TEST(HistoryOracle, AgreesOnRandomRegisterHistories) {
 }
 TEST(HistoryOracle, AgreesOnRandomRegisterHistoriesPlacingReadsGreedily) {
   agree_with_oracle(testing::ReadOnlyRegisterSpec{}, testing::Reg{0}, 14, 1500);
+}
+TEST(HistoryOracle, AgreesOnRandomRegisterHistoriesTrackingValues) {
+  agree_with_oracle(testing::ValuesRegisterSpec{}, testing::Reg{0}, 15, 2000);
+}
+TEST(HistoryOracle, AgreesOnRandomRegisterHistoriesTrackingValuesManyPending) {
+  agree_with_oracle(testing::ValuesRegisterSpec{}, testing::Reg{0}, 16, 2000, true);
+}
+TEST(HistoryOracle, AgreesOnRandomRegisterHistoriesManyPending) {
+  agree_with_oracle(testing::ReadOnlyRegisterSpec{}, testing::Reg{0}, 17, 1000, true);
 }
 TEST(HistoryOracle, AgreesOnRandomQueueHistories) {
   agree_with_oracle(testing::QueueSpec{}, testing::Queue{}, 12, 1500);
@@ -380,6 +443,33 @@ TEST(HistorySimulated, ManyInfosPass) {
   limits.budget = 5'000'000;
   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
   EXPECT_EQ(r.verdict, Verdict::linearizable) << r.evaluations << " evaluations";
+}
+
+TEST(HistorySimulated, FiftyProcessesOnOneRegisterAreDecided) {
+  sim::Options o;
+  o.processes = 50;
+  o.operations = 1'000;
+  o.seed = 29;
+  o.info_per_mille = 5;
+  const auto ops = sim::to_operations(sim::simulate_register(o));
+  Options limits;
+  limits.budget = 2'000'000;
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
+  EXPECT_EQ(r.verdict, Verdict::linearizable) << r.evaluations << " evaluations";
+}
+
+TEST(HistorySimulated, FiftyProcessesWithAStaleReadAreRefuted) {
+  sim::Options o;
+  o.processes = 50;
+  o.operations = 300;
+  o.seed = 29;
+  o.info_per_mille = 5;
+  o.stale_read_at = 150;
+  const auto ops = sim::to_operations(sim::simulate_register(o));
+  Options limits;
+  limits.budget = 2'000'000;
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
+  EXPECT_EQ(r.verdict, Verdict::not_linearizable) << r.evaluations << " evaluations";
 }
 
 TEST(HistoryBudget, EndsUndecidedWithTheLongestPartialLinearization) {

@@ -62,6 +62,24 @@ struct ReadOnlyRegisterSpec : RegisterSpec {
   bool read_only(const Cmd& c, const std::optional<Resp>&) const { return c.kind == 0; }
 };
 
+/// The same register, also declaring which value each call needs and may
+/// write (so check_history refuses placements that lose a needed value).
+/// Values repeat here (0..2), unlike the simulator's unique writes.
+struct ValuesRegisterSpec : ReadOnlyRegisterSpec {
+  int value_of(const Reg& m) const { return m.value; }
+  std::optional<int> reads_value(const Cmd& c, const std::optional<Resp>& r) const {
+    if (!r) return std::nullopt;
+    if (c.kind == 0) return *r;
+    if (c.kind == 2 && *r == 1) return c.a;
+    return std::nullopt;
+  }
+  std::optional<int> writes_value(const Cmd& c, const std::optional<Resp>& r) const {
+    if (c.kind == 1) return c.a;
+    if (c.kind == 2 && (!r || *r == 1)) return c.b;
+    return std::nullopt;
+  }
+};
+
 /// A FIFO queue (FeedsBytes: a vector). Dequeue on empty answers -1.
 struct Queue {
   std::vector<int> items;

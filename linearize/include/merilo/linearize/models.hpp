@@ -96,6 +96,27 @@ struct RegisterSpec {
     return c.kind == RegisterCmd::Kind::read ||
            (c.kind == RegisterCmd::Kind::cas && r.has_value() && r->failed);
   }
+  /// The register's value (null included): what reads see and writes set.
+  [[nodiscard]] std::optional<std::int64_t> value_of(const RegisterModel& m) const { return m.value; }
+  /// The value a call fits only with: a read's result, a swapped cas's
+  /// expected value. Nothing for a failed or unanswered call.
+  [[nodiscard]] std::optional<std::optional<std::int64_t>> reads_value(
+      const RegisterCmd& c, const std::optional<RegisterResponse>& r) const {
+    if (!r || r->failed || c.kind == RegisterCmd::Kind::write) return std::nullopt;
+    if (c.kind == RegisterCmd::Kind::read) return std::optional<std::int64_t>(r->value);
+    return std::optional<std::int64_t>(c.value);
+  }
+  /// The value a call may leave behind: a write's, a cas's new value (when
+  /// it may have swapped). Nothing for reads and failed cas, which change
+  /// nothing.
+  [[nodiscard]] std::optional<std::optional<std::int64_t>> writes_value(
+      const RegisterCmd& c, const std::optional<RegisterResponse>& r) const {
+    if (c.kind == RegisterCmd::Kind::write) return std::optional<std::int64_t>(c.value);
+    if (c.kind == RegisterCmd::Kind::cas && !(r && r->failed)) {
+      return std::optional<std::int64_t>(c.swap);
+    }
+    return std::nullopt;
+  }
 };
 
 // --- kv ----------------------------------------------------------------------

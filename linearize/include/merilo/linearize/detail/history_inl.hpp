@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -14,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -26,6 +28,119 @@ namespace merilo::linearize::detail {
 template <class S, class C, class R>
 concept DeclaresReadOnly = requires(const S& spec, const C& cmd, const std::optional<R>& response) {
   { spec.read_only(cmd, response) } -> std::convertible_to<bool>;
+};
+
+/// Does the spec say which value of the model each call reads and writes?
+/// (See `read_only`'s neighbour in history.hpp: value_of / reads_value /
+/// writes_value.)
+template <class S, class M, class C, class R>
+concept DeclaresValues =
+    requires(const S& spec, const M& model, const C& cmd, const std::optional<R>& response) {
+      requires std::totally_ordered<std::remove_cvref_t<decltype(spec.value_of(model))>>;
+      requires std::copyable<std::remove_cvref_t<decltype(spec.value_of(model))>>;
+      { spec.reads_value(cmd, response) }
+          -> std::convertible_to<std::optional<std::remove_cvref_t<decltype(spec.value_of(model))>>>;
+      { spec.writes_value(cmd, response) }
+          -> std::convertible_to<std::optional<std::remove_cvref_t<decltype(spec.value_of(model))>>>;
+    };
+
+/// Without declared values there is nothing to track: no call is ever
+/// found doomed.
+template <class S, class M, class C, class R, bool = DeclaresValues<S, M, C, R>>
+class ValueTracker {
+ public:
+  ValueTracker(const S&, std::span<const Operation<C, R>>, const std::vector<std::size_t>&) {}
+  void place(std::uint32_t) {}
+  void unplace(std::uint32_t) {}
+  [[nodiscard]] std::uint32_t dooms(const M&, const M&, std::uint32_t) const { return kNone; }
+  [[nodiscard]] std::uint32_t needer(std::uint32_t) const { return kNone; }
+  static constexpr std::uint32_t kNone = 0xffffffffU;
+};
+
+/// Counts, per declared value, the unplaced completed calls that need it
+/// and the unplaced calls that may still write it. A state whose model
+/// holds b is dead when some value x != b is *lost*: a completed call still
+/// needs x and no unplaced call can write it, so the model never holds x
+/// again and that call can never be placed. The search keeps "no value but
+/// the current one is lost" true on its path; a placement breaks it only by
+/// moving the model off a lost value or by using up the last writer of a
+/// value it did not leave behind, which is all `dooms` checks.
+template <class S, class M, class C, class R>
+class ValueTracker<S, M, C, R, true> {
+ public:
+  using T = std::remove_cvref_t<decltype(std::declval<const S&>().value_of(std::declval<const M&>()))>;
+  static constexpr std::uint32_t kNone = 0xffffffffU;
+
+  ValueTracker(const S& spec, std::span<const Operation<C, R>> all,
+               const std::vector<std::size_t>& ops)
+      : spec_(spec), needs_(ops.size(), kNone), writes_(ops.size(), kNone), placed_(ops.size(), 0) {
+    for (std::size_t op = 0; op < ops.size(); ++op) {
+      const Operation<C, R>& o = all[ops[op]];
+      if (o.response) {  // only a completed call has to be placed
+        if (std::optional<T> v = spec.reads_value(o.command, o.response)) {
+          needs_[op] = id(std::move(*v));
+          ++needers_left_[needs_[op]];
+          needers_[needs_[op]].push_back(static_cast<std::uint32_t>(op));
+        }
+      }
+      if (std::optional<T> v = spec.writes_value(o.command, o.response)) {
+        writes_[op] = id(std::move(*v));
+        ++writers_left_[writes_[op]];
+      }
+    }
+  }
+  void place(std::uint32_t op) {
+    placed_[op] = 1;
+    if (needs_[op] != kNone) --needers_left_[needs_[op]];
+    if (writes_[op] != kNone) --writers_left_[writes_[op]];
+  }
+  void unplace(std::uint32_t op) {
+    placed_[op] = 0;
+    if (needs_[op] != kNone) ++needers_left_[needs_[op]];
+    if (writes_[op] != kNone) ++writers_left_[writes_[op]];
+  }
+  /// After `op` (already counted as placed) moved the model from `before`
+  /// to `after`: the value other than the new one it lost, or kNone.
+  [[nodiscard]] std::uint32_t dooms(const M& before, const M& after, std::uint32_t op) const {
+    if (needers_left_.empty()) return kNone;
+    const std::uint32_t b = find(spec_.value_of(after));
+    if (writes_[op] != kNone && writes_[op] != b && lost(writes_[op])) return writes_[op];
+    const std::uint32_t a = find(spec_.value_of(before));
+    return a != b && a != kNone && lost(a) ? a : kNone;
+  }
+  /// An unplaced completed call that needs `value` (the first recorded;
+  /// the explanation's blocking call). Only asked about a lost value.
+  [[nodiscard]] std::uint32_t needer(std::uint32_t value) const {
+    for (const std::uint32_t op : needers_[value]) {
+      if (placed_[op] == 0) return op;
+    }
+    return kNone;
+  }
+
+ private:
+  std::uint32_t id(T v) {
+    auto [it, fresh] = ids_.emplace(std::move(v), static_cast<std::uint32_t>(needers_left_.size()));
+    if (fresh) {
+      needers_.emplace_back();
+      needers_left_.push_back(0);
+      writers_left_.push_back(0);
+    }
+    return it->second;
+  }
+  std::uint32_t find(const T& v) const {
+    auto it = ids_.find(v);
+    return it == ids_.end() ? kNone : it->second;
+  }
+  bool lost(std::uint32_t v) const { return needers_left_[v] > 0 && writers_left_[v] == 0; }
+
+  const S& spec_;
+  std::map<T, std::uint32_t> ids_;
+  std::vector<std::uint32_t> needs_;   // per op: the value it needs, or kNone
+  std::vector<std::uint32_t> writes_;  // per op: the value it may write, or kNone
+  std::vector<std::uint8_t> placed_;
+  std::vector<std::vector<std::uint32_t>> needers_;  // per value, in operation order
+  std::vector<std::uint32_t> needers_left_;
+  std::vector<std::uint32_t> writers_left_;
 };
 
 /// Does the spec split histories by key?
@@ -202,7 +317,7 @@ class PartSearch {
 
   PartSearch(const S& spec, std::span<const Operation<C, R>> all, std::vector<std::size_t> ops,
              std::size_t cache_bytes)
-      : spec_(spec), all_(all), ops_(std::move(ops)), n_(ops_.size()) {
+      : spec_(spec), all_(all), ops_(std::move(ops)), n_(ops_.size()), values_(spec, all, ops_) {
     build_events();
     build_chains();
     cache_.emplace(chains_, pending_words(), cache_bytes);
@@ -226,6 +341,13 @@ class PartSearch {
           M next = spec_.next_model(model, o.command);
           const bool unchanged = read_only(o) && next == model;
           place(op);
+          if (const std::uint32_t lost = values_.dooms(model, next, op); lost != kNoIndex) {
+            ++doomed_;
+            note_lost(op, values_.needer(lost));
+            unplace(op);
+            entry = next_[entry];
+            continue;
+          }
           if (!cache_->known(positions_, key_hash_, pending_bits_, next)) {
             const std::uint32_t id = cache_->add(positions_, pending_bits_, next);
             stack_.push_back(Frame{op, unchanged, id, std::move(model)});
@@ -297,6 +419,8 @@ class PartSearch {
   }
 
   [[nodiscard]] const StateCache<M>& cache() const noexcept { return *cache_; }
+  /// Placements refused because they lost a value still needed.
+  [[nodiscard]] std::uint64_t doomed() const noexcept { return doomed_; }
 
  private:
   static constexpr std::uint64_t kSetSeed = 0x7365747365656421ULL;
@@ -392,6 +516,7 @@ class PartSearch {
     return mix64((std::uint64_t{chain} << 32U) | position);
   }
   void place(std::uint32_t op) {
+    values_.place(op);
     const std::uint32_t p = pending_index_[op];
     if (p != kNoIndex) {
       pending_bits_[p >> 6U] ^= std::uint64_t{1} << (p & 63U);
@@ -402,6 +527,7 @@ class PartSearch {
     ++positions_[c];
   }
   void unplace(std::uint32_t op) {
+    values_.unplace(op);
     const std::uint32_t p = pending_index_[op];
     if (p != kNoIndex) {
       pending_bits_[p >> 6U] ^= std::uint64_t{1} << (p & 63U);
@@ -457,6 +583,14 @@ class PartSearch {
     return e;
   }
 
+  // Placing `op` lost a value that `needer` still needs: a dead end one
+  // deeper than the stack, blocked by `needer`'s return (it can never fit).
+  void note_lost(std::uint32_t op, std::uint32_t needer) {
+    if (needer == kNoIndex || (have_dead_end_ && stack_.size() + 1 <= dead_end_.size())) return;
+    note_dead_end(needer);
+    dead_end_.push_back(op);
+  }
+
   // Keeps the deepest dead end's prefix. Only the part of the stack below
   // which nothing was popped since the last note can be stale, so the copy
   // is amortised over the pushes.
@@ -473,6 +607,8 @@ class PartSearch {
   std::span<const Operation<C, R>> all_;
   std::vector<std::size_t> ops_;
   std::size_t n_;
+  ValueTracker<S, M, C, R> values_;
+  std::uint64_t doomed_ = 0;
   std::vector<std::uint32_t> next_;
   std::vector<std::uint32_t> prev_;
   std::vector<std::uint32_t> sorted_events_;
