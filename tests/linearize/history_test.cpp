@@ -503,7 +503,6 @@ TEST(HistoryBudget, AFullCacheKeepsTheVerdictCorrect) {
   sim::Options o;
   o.operations = 3'000;
   o.seed = 26;
-  o.stale_read_at = 2'000;
   const auto ops = sim::to_operations(sim::simulate_register(o));
   Options limits;
   limits.cache_bytes = 4096;
@@ -511,7 +510,63 @@ TEST(HistoryBudget, AFullCacheKeepsTheVerdictCorrect) {
   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
   EXPECT_TRUE(r.cache_full);
   EXPECT_LE(r.cache_bytes, 4096U);
-  EXPECT_NE(r.verdict, Verdict::linearizable);
+  EXPECT_NE(r.verdict, Verdict::not_linearizable);
+  // With a stale read (which the pre-search check names without filling
+  // any cache) the verdict stays "not linearizable".
+  o.stale_read_at = 2'000;
+  const auto stale = sim::to_operations(sim::simulate_register(o));
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, stale, limits).verdict,
+            Verdict::not_linearizable);
+}
+
+TEST(HistoryShadowed, AReadShadowedByASetterIsRefusedBeforeTheSearch) {
+  // Twenty overlapping writes, then write 1, write 2 and a read of 1, all
+  // sequential: the read is ruled out by real time alone.
+  std::vector<RegOp> ops;
+  for (std::int64_t i = 0; i < 20; ++i) {
+    ops.push_back(reg_op(RegisterCmd::write(100 + i), kOk, 0, 10));
+  }
+  ops.push_back(reg_op(RegisterCmd::write(1), kOk, 11, 12));
+  ops.push_back(reg_op(RegisterCmd::write(2), kOk, 13, 14));
+  ops.push_back(reg_op(RegisterCmd::read(), got(1), 15, 16));
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, {});
+  ASSERT_EQ(r.verdict, Verdict::not_linearizable);
+  // The explanation is where an order of the whole history first gets
+  // stuck on that read: the fillers, write 1, write 2.
+  ASSERT_EQ(r.explanation.prefix.size(), 22U);
+  EXPECT_EQ(r.explanation.prefix[20], 20U);
+  EXPECT_EQ(r.explanation.prefix[21], 21U);
+  ASSERT_TRUE(r.explanation.returned.has_value());
+  EXPECT_EQ(*r.explanation.returned, 22U);
+  EXPECT_EQ(r.explanation.part_size, ops.size());
+  bool named = false;
+  for (const auto& c : r.explanation.candidates) {
+    named = named || (c.operation == 22U &&
+                      c.violation == std::optional<std::string>("read 1, but the register held 2"));
+  }
+  EXPECT_TRUE(named);
+  EXPECT_LT(r.evaluations, 100U);
+  // A pending write of 1 may still take effect after 2: not shadowed.
+  ops.push_back(reg_op(RegisterCmd::write(1), std::nullopt, 13, kNever));
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
+            Verdict::linearizable);
+  // A cas that failed sets nothing, so it shadows nothing.
+  ops.pop_back();
+  ops[21] = reg_op(RegisterCmd::cas(5, 2), RegisterResponse::fail(), 13, 14);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
+            Verdict::linearizable);
+  // A write of the same value does not shadow either.
+  ops[21] = reg_op(RegisterCmd::write(1), kOk, 13, 14);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
+            Verdict::linearizable);
+  // Overlapping the read (equal instants overlap) does not shadow.
+  ops[21] = reg_op(RegisterCmd::write(2), kOk, 13, 15);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
+            Verdict::linearizable);
+  // The initial null is shadowed by any setter that returned before.
+  ops[22] = reg_op(RegisterCmd::read(), got(std::nullopt), 15, 16);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
+            Verdict::not_linearizable);
 }
 
 }  // namespace

@@ -78,6 +78,9 @@ struct ValuesRegisterSpec : ReadOnlyRegisterSpec {
     if (c.kind == 2 && (!r || *r == 1)) return c.b;
     return std::nullopt;
   }
+  bool sets_value(const Cmd& c, const std::optional<Resp>& r) const {
+    return r && (c.kind == 1 || (c.kind == 2 && *r == 1));
+  }
 };
 
 /// A FIFO queue (FeedsBytes: a vector). Dequeue on empty answers -1.

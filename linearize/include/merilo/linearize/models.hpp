@@ -117,6 +117,11 @@ struct RegisterSpec {
     }
     return std::nullopt;
   }
+  /// A write, and a cas that swapped, always leave their value behind.
+  [[nodiscard]] bool sets_value(const RegisterCmd& c, const std::optional<RegisterResponse>& r) const {
+    return r.has_value() && (c.kind == RegisterCmd::Kind::write ||
+                             (c.kind == RegisterCmd::Kind::cas && !r->failed));
+  }
 };
 
 // --- kv ----------------------------------------------------------------------

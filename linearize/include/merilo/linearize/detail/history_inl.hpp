@@ -143,6 +143,122 @@ class ValueTracker<S, M, C, R, true> {
   std::vector<std::uint32_t> writers_left_;
 };
 
+/// Does the spec also say which calls always leave their written value
+/// behind (a write, a cas that swapped)?
+template <class S, class M, class C, class R>
+concept DeclaresOverwrites =
+    DeclaresValues<S, M, C, R> && requires(const S& spec, const C& cmd, const std::optional<R>& response) {
+      { spec.sets_value(cmd, response) } -> std::convertible_to<bool>;
+    };
+
+/// Looks, before any search, for a completed call `r` that needs a value x
+/// every writer of which is *shadowed*: some completed call that always
+/// sets a value other than x was invoked after that writer returned and
+/// returned before `r` was invoked (the initial value, when it is x, counts
+/// as a writer that returned at the start). Then the last call to leave x
+/// before `r` in any order is followed, before `r`, by one leaving another
+/// value, and only a writer of x could bring x back — so `r` never fits and
+/// the history is not linearizable. Returns the few operations that show it
+/// (r, every writer of x, one shadowing call per writer; indices into
+/// `all`, sorted), or nothing. Sorting makes it O(n log n).
+template <class S, class M, class C, class R>
+std::vector<std::size_t> shadowed_read(const S& spec, const M& initial,
+                                       std::span<const Operation<C, R>> all,
+                                       const std::vector<std::size_t>& ops) {
+  using T = std::remove_cvref_t<decltype(spec.value_of(initial))>;
+  struct Setter {
+    std::int64_t invoked;
+    std::int64_t returned;
+    std::size_t op;
+    std::uint32_t value;
+  };
+  std::map<T, std::uint32_t> ids;
+  auto id = [&](T v) {
+    return ids.emplace(std::move(v), static_cast<std::uint32_t>(ids.size())).first->second;
+  };
+  std::vector<std::vector<std::size_t>> writers;  // per value id
+  std::vector<std::pair<std::size_t, std::uint32_t>> needers;
+  std::vector<Setter> setters;
+  for (const std::size_t i : ops) {
+    const Operation<C, R>& o = all[i];
+    if (std::optional<T> w = spec.writes_value(o.command, o.response)) {
+      const std::uint32_t v = id(std::move(*w));
+      if (writers.size() <= v) writers.resize(v + 1);
+      writers[v].push_back(i);
+      if (o.response && spec.sets_value(o.command, o.response)) {
+        setters.push_back(Setter{o.invoked_at, o.returned_at, i, v});
+      }
+    }
+    if (!o.response) continue;
+    if (std::optional<T> n = spec.reads_value(o.command, o.response)) {
+      needers.emplace_back(i, id(std::move(*n)));
+    }
+  }
+  const std::uint32_t initial_value = id(spec.value_of(initial));
+  writers.resize(ids.size());
+  if (needers.empty()) return {};
+  // Setters by invoke; per suffix, the earliest return and the earliest
+  // return among setters of another value than that one.
+  std::sort(setters.begin(), setters.end(),
+            [](const Setter& a, const Setter& b) { return a.invoked < b.invoked; });
+  constexpr std::size_t kNo = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> best(setters.size() + 1, kNo);
+  std::vector<std::size_t> other(setters.size() + 1, kNo);
+  for (std::size_t k = setters.size(); k-- > 0;) {
+    std::size_t b = best[k + 1];
+    std::size_t o = other[k + 1];
+    auto earlier = [&](std::size_t a, std::size_t c) {
+      return c == kNo || (a != kNo && setters[a].returned < setters[c].returned);
+    };
+    if (earlier(k, b)) {
+      if (b != kNo && setters[b].value != setters[k].value) o = b;
+      b = k;
+    } else if (setters[k].value != setters[b].value && earlier(k, o)) {
+      o = k;
+    }
+    best[k] = b;
+    other[k] = o;
+  }
+  // A setter of a value other than x invoked after `after` (from index
+  // `from` on) that returned before `before`, or kNo.
+  auto shadow = [&](std::size_t from, std::int64_t before, std::uint32_t x) -> std::size_t {
+    for (const std::size_t c : {best[from], other[from]}) {
+      if (c != kNo && setters[c].value != x && setters[c].returned < before) return setters[c].op;
+    }
+    return kNo;
+  };
+  for (const auto& [r, x] : needers) {
+    const std::int64_t before = all[r].invoked_at;
+    std::vector<std::size_t> proof = {r};
+    bool all_shadowed = true;
+    if (x == initial_value) {
+      const std::size_t s = shadow(0, before, x);
+      all_shadowed = s != kNo;
+      proof.push_back(s);
+    }
+    for (std::size_t k = 0; all_shadowed && k < writers[x].size(); ++k) {
+      const Operation<C, R>& w = all[writers[x][k]];
+      if (!w.response) {
+        all_shadowed = false;
+        break;
+      }
+      const auto from = static_cast<std::size_t>(
+          std::upper_bound(setters.begin(), setters.end(), w.returned_at,
+                           [](std::int64_t t, const Setter& st) { return t < st.invoked; }) -
+          setters.begin());
+      const std::size_t s = shadow(from, before, x);
+      all_shadowed = s != kNo;
+      proof.push_back(writers[x][k]);
+      proof.push_back(s);
+    }
+    if (!all_shadowed) continue;
+    std::sort(proof.begin(), proof.end());
+    proof.erase(std::unique(proof.begin(), proof.end()), proof.end());
+    return proof;
+  }
+  return {};
+}
+
 /// Does the spec split histories by key?
 template <class S, class C>
 concept Partitioned = requires(const S& spec, const C& cmd) {
@@ -343,7 +459,13 @@ class PartSearch {
           place(op);
           if (const std::uint32_t lost = values_.dooms(model, next, op); lost != kNoIndex) {
             ++doomed_;
-            note_lost(op, values_.needer(lost));
+            const std::uint32_t needer = values_.needer(lost);
+            if (needer != kNoIndex && needer == target_) {
+              have_dead_end_ = false;  // record this one, however deep
+              note_lost(op, needer);
+              return Outcome::not_linearizable;
+            }
+            note_lost(op, needer);
             unplace(op);
             entry = next_[entry];
             continue;
@@ -365,12 +487,24 @@ class PartSearch {
         }
         entry = next_[entry];
       } else {  // a return: its operation had to be placed by now
+        if (op == target_) {
+          note_dead_end(op);
+          return Outcome::not_linearizable;
+        }
         if (!have_dead_end_ || stack_.size() > dead_end_.size()) note_dead_end(op);
         if (stack_.empty()) return Outcome::not_linearizable;
         entry = back_up(model);
       }
     }
     return Outcome::linearizable;
+  }
+
+  /// Stops the search (not linearizable) at the first dead end blocked by
+  /// operation `index` (into all operations): used once that operation is
+  /// known never to fit, to explain where an order first gets stuck on it.
+  void stop_at(std::size_t index) {
+    auto it = std::lower_bound(ops_.begin(), ops_.end(), index);
+    if (it != ops_.end() && *it == index) target_ = static_cast<std::uint32_t>(it - ops_.begin());
   }
 
   /// The placed order, as indices into all operations (after linearizable).
@@ -609,6 +743,7 @@ class PartSearch {
   std::size_t n_;
   ValueTracker<S, M, C, R> values_;
   std::uint64_t doomed_ = 0;
+  std::uint32_t target_ = 0xffffffffU;  // see stop_at
   std::vector<std::uint32_t> next_;
   std::vector<std::uint32_t> prev_;
   std::vector<std::uint32_t> sorted_events_;
@@ -679,8 +814,54 @@ HistoryResult<V> check_parts(const S& spec, const M& initial,
   }
   std::optional<DeadEnd<V>> undecided;
   for (std::size_t p = 0; p < parts.size(); ++p) {
-    PartSearch<S, M, C, R, V> search(spec, operations, std::move(parts[p]), options.cache_bytes);
     using Outcome = typename PartSearch<S, M, C, R, V>::Outcome;
+    const std::size_t part_size = parts[p].size();
+    if constexpr (DeclaresOverwrites<S, M, C, R>) {
+      // A read the real-time order alone rules out: search just the few
+      // operations that show it, so the explanation is a real dead end.
+      // (Should that search not refute them, the spec broke its contract;
+      // the full search below then decides.)
+      std::vector<std::size_t> proof = shadowed_read(spec, initial, operations, parts[p]);
+      if (!proof.empty()) {
+        PartSearch<S, M, C, R, V> small(spec, operations, proof, options.cache_bytes);
+        const Outcome small_outcome = small.run(initial, allowance);
+        if (small_outcome == Outcome::stopped) {
+          if (!undecided) {
+            undecided = small.explain(initial, true);
+            undecided->partition = result.partitions[p];
+            undecided->part_size = part_size;
+          }
+          continue;
+        }
+        if (small_outcome == Outcome::not_linearizable) {
+          // Decided. For a useful explanation, walk the whole part until an
+          // order first gets stuck on that read (the rest of the budget may
+          // go to it: no later part matters now); if it runs out, the few
+          // operations of the proof explain instead.
+          result.verdict = Verdict::not_linearizable;
+          result.orders.clear();
+          DeadEnd<V> explanation = small.explain(initial, false);
+          if (explanation.returned) {
+            PartSearch<S, M, C, R, V> guided(spec, operations, parts[p], options.cache_bytes);
+            guided.stop_at(*explanation.returned);
+            Allowance rest = allowance;
+            if (guided.run(initial, rest) == Outcome::not_linearizable) {
+              explanation = guided.explain(initial, false);
+            }
+            allowance.evaluations = rest.evaluations;
+            result.cache_entries = std::max(result.cache_entries, guided.cache().size());
+            result.cache_bytes = std::max(result.cache_bytes, guided.cache().bytes());
+            result.cache_full = result.cache_full || guided.cache().full();
+          }
+          result.explanation = std::move(explanation);
+          result.explanation.partition = result.partitions[p];
+          result.explanation.part_size = part_size;
+          result.evaluations = allowance.evaluations;
+          return result;
+        }
+      }
+    }
+    PartSearch<S, M, C, R, V> search(spec, operations, std::move(parts[p]), options.cache_bytes);
     const Outcome outcome = search.run(initial, allowance);
     if (search.cache().size() > result.cache_entries) {
       result.cache_entries = search.cache().size();
