@@ -9,9 +9,11 @@
 
 int main() {
   mutex::System<> fixed;
-  const auto ok = merilo::explore::explore(fixed, {.max_states = 20'000, .require_complete = true});
+  const auto ok = merilo::explore::explore(
+      fixed, {.max_states = 20'000, .require_complete = true, .name = "mutex"});
   mutex::System<mutex::Bug::duplicate_grant> buggy;
-  const auto found = merilo::explore::explore(buggy, {.max_states = 20'000});
+  const auto found = merilo::explore::explore(
+      buggy, {.max_states = 20'000, .name = "mutex, seeded duplicate grant"});
   if (found.violation.found()) {
     std::fputs(merilo::explore::format(buggy, found.violation.trace).c_str(), stderr);
   }

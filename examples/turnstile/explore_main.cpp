@@ -5,6 +5,7 @@
 
 int main() {
   turnstile::System<> sys;
-  const auto r = merilo::explore::explore(sys, {.max_states = 100, .require_complete = true});
+  const auto r = merilo::explore::explore(
+      sys, {.max_states = 100, .require_complete = true, .name = "turnstile"});
   return r.ok() ? 0 : 1;
 }

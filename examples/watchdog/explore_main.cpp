@@ -9,9 +9,11 @@
 
 int main() {
   watchdog::System<> fixed;
-  const auto ok = merilo::explore::explore(fixed, {.max_states = 50'000, .require_complete = true});
+  const auto ok = merilo::explore::explore(
+      fixed, {.max_states = 50'000, .require_complete = true, .name = "watchdog"});
   watchdog::System<watchdog::Bug::narrow_generation> buggy;
-  const auto found = merilo::explore::explore(buggy, {.max_states = 50'000});
+  const auto found = merilo::explore::explore(
+      buggy, {.max_states = 50'000, .name = "watchdog, seeded narrow generation"});
   if (found.violation.found()) {
     std::fputs(merilo::explore::format(buggy, found.violation.trace).c_str(), stderr);
   }

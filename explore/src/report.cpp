@@ -49,9 +49,10 @@ std::string Result::summary() const {
   if (!error.empty()) return error;
   std::string names;
   for (const auto& n : invariants) names += (names.empty() ? "" : ", ") + n;
-  std::string line = fmt::format("merilo: complete={} states={} depth={} invariants={} [{}]",
-                                 complete, states, depth, invariants.size(), names);
-  if (violation.found()) line += fmt::format(" violation={}", name(violation.kind));
+  std::string line =
+      fmt::format("merilo: {}{}complete={} states={} depth={} invariants={} [{}]", name,
+                  name.empty() ? "" : ": ", complete, states, depth, invariants.size(), names);
+  if (violation.found()) line += fmt::format(" violation={}", explore::name(violation.kind));
   return line;
 }
 

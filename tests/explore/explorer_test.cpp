@@ -265,6 +265,10 @@ TEST(Explorer, SummaryLineNamesTheBoundTheInvariantsAndTheViolation) {
   fixtures::Counters<2, 1> counters;
   EXPECT_EQ(ex::explore(counters, quiet(10)).summary(),
             "merilo: complete=true states=4 depth=2 invariants=0 []");
+  ex::Options named = quiet(10);
+  named.name = "counters, fixed";
+  EXPECT_EQ(ex::explore(counters, named).summary(),
+            "merilo: counters, fixed: complete=true states=4 depth=2 invariants=0 []");
 }
 
 TEST(Explorer, ReportsMemoryPerStoredState) {

@@ -94,6 +94,9 @@ struct Options {
   /// Where the summary line (and, on a terminal, progress) goes; nullptr
   /// means stderr.
   std::FILE* log = nullptr;
+  /// A label for the summary line (`merilo: <name>: complete=...`), e.g. to
+  /// tell a fixed variant from a seeded bug; empty leaves it out.
+  std::string_view name = {};
   /// When set, the search also fills this graph. It costs a `tuple()` and a
   /// `describe()` call per step taken, so leave it off for big searches.
   TupleGraph* graph = nullptr;
@@ -159,6 +162,8 @@ struct Result {
   double seconds = 0;
   /// Whether the caller asked for a complete search.
   bool require_complete = false;
+  /// `Options::name`.
+  std::string name;
 
   /// No usage error, no violation, and complete if completeness was required.
   [[nodiscard]] bool ok() const noexcept {

@@ -300,6 +300,7 @@ class Search {
 
   Result run() {
     result_.require_complete = options_.require_complete;
+    result_.name = options_.name;
     result_.invariants = invariant_names(sys_);
     if (!start()) return finish();
     make_workers();
