@@ -25,6 +25,19 @@
 //     saying that a call leaves every model it fits unchanged (a read, a
 //     failed cas), such a call is placed as soon as it fits, without
 //     trying the orders that place it later: they can only do as well.
+//   * Lost values. When the spec declares the model's one value and what
+//     each call reads and writes of it,
+//       T value_of(const M& model) const;
+//       std::optional<T> reads_value(const C& cmd, const std::optional<R>& response) const;
+//       std::optional<T> writes_value(const C& cmd, const std::optional<R>& response) const;
+//     (a call fits only when the value is what it reads; after it the
+//     value is the one before or what it writes), a placement after which
+//     a value some completed call still needs can never be written again
+//     is refused. With also
+//       bool sets_value(const C& cmd, const std::optional<R>& response) const;
+//     (true: the value after the call is always what it writes), a read
+//     whose every writer was overwritten, in real time, before the read
+//     began is found before any search. RegisterSpec declares all four.
 //   * A cache of the (set of placed operations, model) states already
 //     visited, hashed with XXH3 and compared exactly on a hash match, so
 //     no state is explored twice. The set is stored as one position per

@@ -31,8 +31,7 @@ concept DeclaresReadOnly = requires(const S& spec, const C& cmd, const std::opti
 };
 
 /// Does the spec say which value of the model each call reads and writes?
-/// (See `read_only`'s neighbour in history.hpp: value_of / reads_value /
-/// writes_value.)
+/// (value_of / reads_value / writes_value; see the top of history.hpp.)
 template <class S, class M, class C, class R>
 concept DeclaresValues =
     requires(const S& spec, const M& model, const C& cmd, const std::optional<R>& response) {
@@ -54,6 +53,7 @@ class ValueTracker {
   void unplace(std::uint32_t) {}
   [[nodiscard]] std::uint32_t dooms(const M&, const M&, std::uint32_t) const { return kNone; }
   [[nodiscard]] std::uint32_t needer(std::uint32_t) const { return kNone; }
+  [[nodiscard]] bool cannot_fit(const M&, std::uint32_t) { return false; }
   static constexpr std::uint32_t kNone = 0xffffffffU;
 };
 
@@ -108,6 +108,18 @@ class ValueTracker<S, M, C, R, true> {
     const std::uint32_t a = find(spec_.value_of(before));
     return a != b && a != kNone && lost(a) ? a : kNone;
   }
+  /// True when `op` needs a value other than the model's, so by the spec's
+  /// contract its postcondition fails: the search skips evaluating it
+  /// (a violation is often a formatted string; this is most of the cost).
+  [[nodiscard]] bool cannot_fit(const M& model, std::uint32_t op) {
+    if (needs_[op] == kNone) return false;
+    T v = spec_.value_of(model);
+    if (!last_value_ || !(v == *last_value_)) {
+      last_id_ = find(v);
+      last_value_ = std::move(v);
+    }
+    return last_id_ != needs_[op];
+  }
   /// An unplaced completed call that needs `value` (the first recorded;
   /// the explanation's blocking call). Only asked about a lost value.
   [[nodiscard]] std::uint32_t needer(std::uint32_t value) const {
@@ -138,6 +150,8 @@ class ValueTracker<S, M, C, R, true> {
   std::vector<std::uint32_t> needs_;   // per op: the value it needs, or kNone
   std::vector<std::uint32_t> writes_;  // per op: the value it may write, or kNone
   std::vector<std::uint8_t> placed_;
+  std::optional<T> last_value_;  // cannot_fit's memo of the last value looked up
+  std::uint32_t last_id_ = kNone;
   std::vector<std::vector<std::uint32_t>> needers_;  // per value, in operation order
   std::vector<std::uint32_t> needers_left_;
   std::vector<std::uint32_t> writers_left_;
@@ -453,7 +467,8 @@ class PartSearch {
       if ((entry & 1U) == 0) {  // a call: try to place its operation here
         if (!allowance.spend()) return Outcome::stopped;
         const Operation<C, R>& o = operation(op);
-        if (!o.response || !spec_.postcondition(model, o.command, *o.response)) {
+        if (!o.response ||
+            (!values_.cannot_fit(model, op) && !spec_.postcondition(model, o.command, *o.response))) {
           M next = spec_.next_model(model, o.command);
           const bool unchanged = read_only(o) && next == model;
           place(op);
