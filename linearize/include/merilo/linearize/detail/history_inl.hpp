@@ -74,19 +74,40 @@ class ValueTracker<S, M, C, R, true> {
   ValueTracker(const S& spec, std::span<const Operation<C, R>> all,
                const std::vector<std::size_t>& ops)
       : spec_(spec), needs_(ops.size(), kNone), writes_(ops.size(), kNone), placed_(ops.size(), 0) {
+    // Values get dense ids by sorting (cheaper than a map per history).
+    std::vector<std::optional<T>> needs(ops.size());
+    std::vector<std::optional<T>> writes(ops.size());
     for (std::size_t op = 0; op < ops.size(); ++op) {
       const Operation<C, R>& o = all[ops[op]];
-      if (o.response) {  // only a completed call has to be placed
-        if (std::optional<T> v = spec.reads_value(o.command, o.response)) {
-          needs_[op] = id(std::move(*v));
-          ++needers_left_[needs_[op]];
-          needers_[needs_[op]].push_back(static_cast<std::uint32_t>(op));
-        }
+      // Only a completed call has to be placed, so only it needs a value.
+      if (o.response) needs[op] = spec.reads_value(o.command, o.response);
+      writes[op] = spec.writes_value(o.command, o.response);
+      if (needs[op]) values_.push_back(*needs[op]);
+      if (writes[op]) values_.push_back(*writes[op]);
+    }
+    std::sort(values_.begin(), values_.end());
+    values_.erase(std::unique(values_.begin(), values_.end()), values_.end());
+    needers_left_.assign(values_.size(), 0);
+    writers_left_.assign(values_.size(), 0);
+    for (std::size_t op = 0; op < ops.size(); ++op) {
+      if (needs[op]) {
+        needs_[op] = find(*needs[op]);
+        ++needers_left_[needs_[op]];
       }
-      if (std::optional<T> v = spec.writes_value(o.command, o.response)) {
-        writes_[op] = id(std::move(*v));
+      if (writes[op]) {
+        writes_[op] = find(*writes[op]);
         ++writers_left_[writes_[op]];
       }
+    }
+    // Needers per value, in operation order (offsets into one array).
+    needer_start_.assign(values_.size() + 1, 0);
+    for (std::size_t v = 0; v < values_.size(); ++v) {
+      needer_start_[v + 1] = needer_start_[v] + needers_left_[v];
+    }
+    needers_.resize(needer_start_.back());
+    std::vector<std::uint32_t> fill(needer_start_.begin(), needer_start_.end() - 1);
+    for (std::size_t op = 0; op < ops.size(); ++op) {
+      if (needs_[op] != kNone) needers_[fill[needs_[op]]++] = static_cast<std::uint32_t>(op);
     }
   }
   void place(std::uint32_t op) {
@@ -123,36 +144,29 @@ class ValueTracker<S, M, C, R, true> {
   /// An unplaced completed call that needs `value` (the first recorded;
   /// the explanation's blocking call). Only asked about a lost value.
   [[nodiscard]] std::uint32_t needer(std::uint32_t value) const {
-    for (const std::uint32_t op : needers_[value]) {
-      if (placed_[op] == 0) return op;
+    for (std::uint32_t k = needer_start_[value]; k < needer_start_[value + 1]; ++k) {
+      if (placed_[needers_[k]] == 0) return needers_[k];
     }
     return kNone;
   }
 
  private:
-  std::uint32_t id(T v) {
-    auto [it, fresh] = ids_.emplace(std::move(v), static_cast<std::uint32_t>(needers_left_.size()));
-    if (fresh) {
-      needers_.emplace_back();
-      needers_left_.push_back(0);
-      writers_left_.push_back(0);
-    }
-    return it->second;
-  }
   std::uint32_t find(const T& v) const {
-    auto it = ids_.find(v);
-    return it == ids_.end() ? kNone : it->second;
+    auto it = std::lower_bound(values_.begin(), values_.end(), v);
+    return it == values_.end() || !(*it == v) ? kNone
+                                              : static_cast<std::uint32_t>(it - values_.begin());
   }
   bool lost(std::uint32_t v) const { return needers_left_[v] > 0 && writers_left_[v] == 0; }
 
   const S& spec_;
-  std::map<T, std::uint32_t> ids_;
+  std::vector<T> values_;  // sorted; a value's id is its index
   std::vector<std::uint32_t> needs_;   // per op: the value it needs, or kNone
   std::vector<std::uint32_t> writes_;  // per op: the value it may write, or kNone
   std::vector<std::uint8_t> placed_;
   std::optional<T> last_value_;  // cannot_fit's memo of the last value looked up
   std::uint32_t last_id_ = kNone;
-  std::vector<std::vector<std::uint32_t>> needers_;  // per value, in operation order
+  std::vector<std::uint32_t> needer_start_;  // per value: where its needers begin
+  std::vector<std::uint32_t> needers_;       // needers by value, in operation order
   std::vector<std::uint32_t> needers_left_;
   std::vector<std::uint32_t> writers_left_;
 };
