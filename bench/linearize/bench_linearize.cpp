@@ -45,7 +45,8 @@ void run(const Row& row) {
   for (int i = 0; i < 3; ++i) {
     const auto start = std::chrono::steady_clock::now();
     result = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     best = std::min(best, s);
     if (result.verdict == Verdict::undecided) break;  // a spent budget takes as long every time
   }
@@ -58,17 +59,16 @@ void run(const Row& row) {
 }  // namespace
 
 int main() {
-  std::printf("# check_history on simulated registers (2 infos per 1000 ops, seed 7, budget 20M steps)\n");
+  std::printf(
+      "# check_history on simulated registers (2 infos per 1000 ops, seed 7, budget 20M steps)\n");
   std::printf("%9s %5s %5s %5s  %-17s %11s %9s %8s %12s\n", "ops", "procs", "keys", "stale",
-              "verdict", "steps",
-              "states", "seconds", "ops/s");
+              "verdict", "steps", "states", "seconds", "ops/s");
   const std::vector<Row> rows = {
-      {1, 1'000, 1},     {1, 10'000, 1},     {1, 100'000, 1},
-      {10, 1'000, 1},    {10, 10'000, 1},    {10, 100'000, 1},
-      {50, 1'000, 1},    {50, 10'000, 1},    {50, 100'000, 1},
-      {10, 1'000, 1, true},  {10, 10'000, 1, true},
-      {50, 1'000, 1, true},  {50, 10'000, 1, true},  {50, 100'000, 1, true},
-      {50, 1'000, 100},  {50, 10'000, 100},  {50, 100'000, 100},
+      {1, 1'000, 1},         {1, 10'000, 1},         {1, 100'000, 1},       {10, 1'000, 1},
+      {10, 10'000, 1},       {10, 100'000, 1},       {50, 1'000, 1},        {50, 10'000, 1},
+      {50, 100'000, 1},      {10, 1'000, 1, true},   {10, 10'000, 1, true}, {50, 1'000, 1, true},
+      {50, 10'000, 1, true}, {50, 100'000, 1, true}, {50, 1'000, 100},      {50, 10'000, 100},
+      {50, 100'000, 100},
   };
   for (const Row& row : rows) run(row);
   return 0;

@@ -11,11 +11,16 @@ namespace merilo::linearize {
 
 const char* name(Verdict v) noexcept {
   switch (v) {
-    case Verdict::linearizable: return "linearizable";
-    case Verdict::not_linearizable: return "not linearizable";
-    case Verdict::undecided: return "undecided";
-    case Verdict::usage_error: return "usage error";
-    case Verdict::crashed: return "crashed";
+    case Verdict::linearizable:
+      return "linearizable";
+    case Verdict::not_linearizable:
+      return "not linearizable";
+    case Verdict::undecided:
+      return "undecided";
+    case Verdict::usage_error:
+      return "usage error";
+    case Verdict::crashed:
+      return "crashed";
   }
   return "out-of-range verdict";
 }
@@ -36,7 +41,9 @@ std::string format_result(const ResultText& text) {
   fmt::format_to(it, "{} ({} evaluations, {} ruled-out states)\n", name(text.verdict),
                  text.evaluations, text.memo_entries);
   switch (text.verdict) {
-    case Verdict::linearizable: fmt::format_to(it, "order:\n"); break;
+    case Verdict::linearizable:
+      fmt::format_to(it, "order:\n");
+      break;
     case Verdict::not_linearizable:
       fmt::format_to(it, "placed {} of {} calls:\n", text.placed.size(), text.total_calls);
       break;
@@ -45,7 +52,8 @@ std::string format_result(const ResultText& text) {
                      text.total_calls);
       break;
     case Verdict::usage_error:
-    case Verdict::crashed: break;
+    case Verdict::crashed:
+      break;
   }
   std::size_t width = 0;
   for (const auto& line : text.placed) width = std::max(width, call_label(line.call).size());
@@ -63,7 +71,9 @@ std::string format_result(const ResultText& text) {
     fmt::format_to(it, "       {:<{}}  {:<{}}  ", call_label(next.call), width, next.text,
                    text_width);
     switch (next.why) {
-      case Blocked::violated: fmt::format_to(it, "violates: {}\n", next.reason); break;
+      case Blocked::violated:
+        fmt::format_to(it, "violates: {}\n", next.reason);
+        break;
       case Blocked::overtaken:
         fmt::format_to(it, "must follow {} ({}), which returned before it was invoked\n",
                        call_label(next.overtaken_by), next.reason);

@@ -19,14 +19,14 @@ std::string quoted(const std::string& s) {
 
 // --- register ----------------------------------------------------------------
 
-std::optional<std::string> RegisterSpec::postcondition(const RegisterModel& m,
-                                                       const RegisterCmd& c,
+std::optional<std::string> RegisterSpec::postcondition(const RegisterModel& m, const RegisterCmd& c,
                                                        const RegisterResponse& r) const {
   switch (c.kind) {
     case RegisterCmd::Kind::read:
       if (r.failed || r.value == m.value) return std::nullopt;
       return fmt::format("read {}, but the register held {}", show(r.value), show(m.value));
-    case RegisterCmd::Kind::write: return std::nullopt;
+    case RegisterCmd::Kind::write:
+      return std::nullopt;
     case RegisterCmd::Kind::cas: {
       const bool holds = m.value == c.value;
       if (!r.failed && !holds) {
@@ -45,9 +45,12 @@ std::optional<std::string> RegisterSpec::postcondition(const RegisterModel& m,
 
 RegisterModel RegisterSpec::next_model(const RegisterModel& m, const RegisterCmd& c) const {
   switch (c.kind) {
-    case RegisterCmd::Kind::read: return m;
-    case RegisterCmd::Kind::write: return RegisterModel{c.value};
-    case RegisterCmd::Kind::cas: return m.value == c.value ? RegisterModel{c.swap} : m;
+    case RegisterCmd::Kind::read:
+      return m;
+    case RegisterCmd::Kind::write:
+      return RegisterModel{c.value};
+    case RegisterCmd::Kind::cas:
+      return m.value == c.value ? RegisterModel{c.swap} : m;
   }
   return m;
 }
@@ -62,9 +65,12 @@ std::optional<std::string> KvSpec::postcondition(const KvModel& m, const KvCmd& 
 
 KvModel KvSpec::next_model(const KvModel& m, const KvCmd& c) const {
   switch (c.kind) {
-    case KvCmd::Kind::get: return m;
-    case KvCmd::Kind::put: return KvModel{c.value};
-    case KvCmd::Kind::append: return KvModel{m.value + c.value};
+    case KvCmd::Kind::get:
+      return m;
+    case KvCmd::Kind::put:
+      return KvModel{c.value};
+    case KvCmd::Kind::append:
+      return KvModel{m.value + c.value};
   }
   return m;
 }
@@ -96,17 +102,23 @@ QueueModel QueueSpec::next_model(const QueueModel& m, const QueueCmd& c) const {
 
 std::string describe(const RegisterCmd& c) {
   switch (c.kind) {
-    case RegisterCmd::Kind::read: return "read";
-    case RegisterCmd::Kind::write: return fmt::format("write {}", c.value);
-    case RegisterCmd::Kind::cas: return fmt::format("cas [{}, {}]", c.value, c.swap);
+    case RegisterCmd::Kind::read:
+      return "read";
+    case RegisterCmd::Kind::write:
+      return fmt::format("write {}", c.value);
+    case RegisterCmd::Kind::cas:
+      return fmt::format("cas [{}, {}]", c.value, c.swap);
   }
   return "?";
 }
 std::string describe(const KvCmd& c) {
   switch (c.kind) {
-    case KvCmd::Kind::get: return "get";
-    case KvCmd::Kind::put: return fmt::format("put {}", quoted(c.value));
-    case KvCmd::Kind::append: return fmt::format("append {}", quoted(c.value));
+    case KvCmd::Kind::get:
+      return "get";
+    case KvCmd::Kind::put:
+      return fmt::format("put {}", quoted(c.value));
+    case KvCmd::Kind::append:
+      return fmt::format("append {}", quoted(c.value));
   }
   return "?";
 }
@@ -122,9 +134,10 @@ std::string describe(const KvModel& m) { return quoted(m.value); }
 std::string describe(const QueueModel& m) {
   constexpr std::size_t kMax = 8;
   if (m.items.size() <= kMax) return fmt::format("[{}]", fmt::join(m.items, ", "));
-  return fmt::format("[{}, … {} more]",
-                     fmt::join(m.items.begin(), m.items.begin() + static_cast<std::ptrdiff_t>(kMax), ", "),
-                     m.items.size() - kMax);
+  return fmt::format(
+      "[{}, … {} more]",
+      fmt::join(m.items.begin(), m.items.begin() + static_cast<std::ptrdiff_t>(kMax), ", "),
+      m.items.size() - kMax);
 }
 
 }  // namespace merilo::linearize

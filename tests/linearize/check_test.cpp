@@ -210,7 +210,8 @@ struct Tally {
 };
 
 template <class S, class M>
-void agree_with_oracle(const S& spec, const M& initial, std::uint64_t seed, int cases, Tally& tally) {
+void agree_with_oracle(const S& spec, const M& initial, std::uint64_t seed, int cases,
+                       Tally& tally) {
   Rng rng(seed);
   for (int n = 0; n < cases; ++n) {
     const int threads = 2 + rng.below(3);
@@ -244,7 +245,8 @@ void agree_with_oracle(const S& spec, const M& initial, std::uint64_t seed, int 
           ASSERT_LT(h[next.overtaken_by.history][next.overtaken_by.index].returned_at,
                     call.invoked_at);
           break;
-        case Blocked::explored: FAIL() << "the deepest dead end cannot lead to explored states";
+        case Blocked::explored:
+          FAIL() << "the deepest dead end cannot lead to explored states";
       }
     }
   }

@@ -33,9 +33,12 @@ const RegisterResponse kOk{};
 
 template <class Op>
 Verdict verdict_of(const std::vector<Op>& ops) {
-  if constexpr (std::is_same_v<Op, RegOp>) return check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict;
-  if constexpr (std::is_same_v<Op, KvOp>) return check_history(KvSpec{}, KvModel{}, ops, {}).verdict;
-  if constexpr (std::is_same_v<Op, QueueOp>) return check_history(QueueSpec{}, QueueModel{}, ops, {}).verdict;
+  if constexpr (std::is_same_v<Op, RegOp>)
+    return check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict;
+  if constexpr (std::is_same_v<Op, KvOp>)
+    return check_history(KvSpec{}, KvModel{}, ops, {}).verdict;
+  if constexpr (std::is_same_v<Op, QueueOp>)
+    return check_history(QueueSpec{}, QueueModel{}, ops, {}).verdict;
 }
 
 // --- register rules ---------------------------------------------------------
@@ -50,10 +53,9 @@ TEST(History, RegisterReadsNullBeforeAnyWrite) {
 }
 
 TEST(History, RegisterReadMayGoEitherSideOfAnOverlappingWrite) {
-  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1), kOk, 0, 1),
-                            reg_op(RegisterCmd::write(2), kOk, 2, 10),
-                            reg_op(RegisterCmd::read(), got(1), 3, 4),
-                            reg_op(RegisterCmd::read(), got(2), 5, 6)};
+  std::vector<RegOp> ops = {
+      reg_op(RegisterCmd::write(1), kOk, 0, 1), reg_op(RegisterCmd::write(2), kOk, 2, 10),
+      reg_op(RegisterCmd::read(), got(1), 3, 4), reg_op(RegisterCmd::read(), got(2), 5, 6)};
   EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
   // ...but not back again: 2 then 1 with the second read after the first.
   ops[2].response = got(2);
@@ -148,12 +150,10 @@ TEST(History, KvKeyNeverWrittenReadsEmpty) {
 }
 
 TEST(History, KvAppendsInOrderPerKey) {
-  std::vector<KvOp> ops = {kv(KvCmd::Kind::put, "x", "a", "", 0, 1),
-                           kv(KvCmd::Kind::append, "x", "b", "", 2, 10),
-                           kv(KvCmd::Kind::append, "y", "z", "", 2, 3),
-                           kv(KvCmd::Kind::append, "x", "c", "", 3, 10),
-                           kv(KvCmd::Kind::get, "x", "", "acb", 11, 12),
-                           kv(KvCmd::Kind::get, "y", "", "z", 11, 12)};
+  std::vector<KvOp> ops = {
+      kv(KvCmd::Kind::put, "x", "a", "", 0, 1),     kv(KvCmd::Kind::append, "x", "b", "", 2, 10),
+      kv(KvCmd::Kind::append, "y", "z", "", 2, 3),  kv(KvCmd::Kind::append, "x", "c", "", 3, 10),
+      kv(KvCmd::Kind::get, "x", "", "acb", 11, 12), kv(KvCmd::Kind::get, "y", "", "z", 11, 12)};
   auto r = check_history(KvSpec{}, KvModel{}, ops, {});
   EXPECT_EQ(r.verdict, Verdict::linearizable);
   EXPECT_EQ(r.partitions.size(), 2U);
@@ -222,8 +222,7 @@ TEST(History, ReportsAThrowingSpecAsCrashed) {
 
 TEST(History, EmptyHistoryIsLinearizable) {
   std::vector<RegOp> ops;
-  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
-            Verdict::linearizable);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict, Verdict::linearizable);
 }
 
 // --- lost values (RegisterSpec declares value_of/reads_value/writes_value) ---
@@ -237,12 +236,10 @@ TEST(History, AReadOfAnOverwrittenValueIsRefused) {
   EXPECT_EQ(r.verdict, Verdict::not_linearizable);
   // A write of 1 that never returned may still take effect after 2.
   ops.push_back(reg_op(RegisterCmd::write(1), std::nullopt, 2, kNever));
-  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
-            Verdict::linearizable);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict, Verdict::linearizable);
   // So may a cas to 1 that never returned, from 2.
   ops.back() = reg_op(RegisterCmd::cas(2, 1), std::nullopt, 2, kNever);
-  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
-            Verdict::linearizable);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict, Verdict::linearizable);
   // ...but not one that failed: it changed nothing.
   ops.back() = reg_op(RegisterCmd::cas(2, 1), RegisterResponse::fail(), 2, 6);
   EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
@@ -251,11 +248,10 @@ TEST(History, AReadOfAnOverwrittenValueIsRefused) {
 
 TEST(History, AValueWrittenTwiceIsNotLostWhileOneWriterRemains) {
   // Values need not be unique: a second write of 1 revives it.
-  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1), kOk, 0, 1),
-                            reg_op(RegisterCmd::write(2), kOk, 2, 3),
-                            reg_op(RegisterCmd::write(1), kOk, 2, 8),
-                            reg_op(RegisterCmd::read(), got(1), 4, 5),
-                            reg_op(RegisterCmd::read(), got(1), 6, 7)};
+  std::vector<RegOp> ops = {
+      reg_op(RegisterCmd::write(1), kOk, 0, 1), reg_op(RegisterCmd::write(2), kOk, 2, 3),
+      reg_op(RegisterCmd::write(1), kOk, 2, 8), reg_op(RegisterCmd::read(), got(1), 4, 5),
+      reg_op(RegisterCmd::read(), got(1), 6, 7)};
   EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
   // A swapped cas needs its expected value just like a read.
   ops[4] = reg_op(RegisterCmd::cas(2, 3), kOk, 6, 7);
@@ -270,7 +266,7 @@ TEST(History, TheInitialNullIsLostOnceWritten) {
                             reg_op(RegisterCmd::read(), got(std::nullopt), 2, 5),
                             reg_op(RegisterCmd::read(), got(1), 2, 3)};
   EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable);  // invoked after 1 was written
-  ops[1].invoked_at = 0;  // overlapping the write: it may go first
+  ops[1].invoked_at = 0;                                  // overlapping the write: it may go first
   EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
   ops[2] = reg_op(RegisterCmd::cas(1, 2), std::nullopt, 2, kNever);  // no writer of null left
   ops[1].invoked_at = 2;
@@ -289,7 +285,8 @@ template <class S, class M>
 bool oracle(const S& spec, const M& model, const std::vector<SmallOp>& ops,
             std::vector<bool>& placed) {
   bool all_done = true;
-  for (std::size_t i = 0; i < ops.size(); ++i) all_done = all_done && (placed[i] || !ops[i].response);
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    all_done = all_done && (placed[i] || !ops[i].response);
   if (all_done) return true;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     if (placed[i]) continue;
@@ -341,7 +338,8 @@ void agree_with_oracle(const S& spec, const M& initial, std::uint64_t seed, int 
     std::vector<bool> done(ops.size(), false);
     for (const std::size_t i : r.orders[0]) {
       for (std::size_t j = 0; j < ops.size(); ++j) {
-        ASSERT_FALSE(!done[j] && j != i && ops[j].response && ops[j].returned_at < ops[i].invoked_at);
+        ASSERT_FALSE(!done[j] && j != i && ops[j].response &&
+                     ops[j].returned_at < ops[i].invoked_at);
       }
       if (ops[i].response) {
         ASSERT_FALSE(spec.postcondition(model, ops[i].command, *ops[i].response));
@@ -548,21 +546,17 @@ TEST(HistoryShadowed, AReadShadowedByASetterIsRefusedBeforeTheSearch) {
   EXPECT_LT(r.evaluations, 100U);
   // A pending write of 1 may still take effect after 2: not shadowed.
   ops.push_back(reg_op(RegisterCmd::write(1), std::nullopt, 13, kNever));
-  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
-            Verdict::linearizable);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict, Verdict::linearizable);
   // A cas that failed sets nothing, so it shadows nothing.
   ops.pop_back();
   ops[21] = reg_op(RegisterCmd::cas(5, 2), RegisterResponse::fail(), 13, 14);
-  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
-            Verdict::linearizable);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict, Verdict::linearizable);
   // A write of the same value does not shadow either.
   ops[21] = reg_op(RegisterCmd::write(1), kOk, 13, 14);
-  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
-            Verdict::linearizable);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict, Verdict::linearizable);
   // Overlapping the read (equal instants overlap) does not shadow.
   ops[21] = reg_op(RegisterCmd::write(2), kOk, 13, 15);
-  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,
-            Verdict::linearizable);
+  EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict, Verdict::linearizable);
   // The initial null is shadowed by any setter that returned before.
   ops[22] = reg_op(RegisterCmd::read(), got(std::nullopt), 15, 16);
   EXPECT_EQ(check_history(RegisterSpec{}, RegisterModel{}, ops, {}).verdict,

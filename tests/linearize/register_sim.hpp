@@ -87,8 +87,12 @@ inline std::vector<Event> simulate_register(const Options& options) {
     if (c.crashes && rng.below(2) == 0) return;  // lost: never took effect
     std::optional<std::int64_t>& reg = regs[c.cmd.key];
     switch (c.cmd.kind) {
-      case RegisterCmd::Kind::read: c.read = reg; break;
-      case RegisterCmd::Kind::write: reg = c.cmd.value; break;
+      case RegisterCmd::Kind::read:
+        c.read = reg;
+        break;
+      case RegisterCmd::Kind::write:
+        reg = c.cmd.value;
+        break;
       case RegisterCmd::Kind::cas:
         c.swapped = reg == c.cmd.value;
         if (c.swapped) reg = c.cmd.swap;
@@ -147,14 +151,19 @@ inline std::vector<Event> simulate_register(const Options& options) {
           invoke(c, RegisterCmd::write(unique++, key));
         } else {
           const std::int64_t expected =
-              rng.below(2) == 0 && reg ? *reg : static_cast<std::int64_t>(rng.below(
-                                                    static_cast<std::size_t>(unique))) + 1;
+              rng.below(2) == 0 && reg
+                  ? *reg
+                  : static_cast<std::int64_t>(rng.below(static_cast<std::size_t>(unique))) + 1;
           invoke(c, RegisterCmd::cas(expected, unique++, key));
         }
         break;
       }
-      case 1: apply(c); break;
-      default: complete(c); break;
+      case 1:
+        apply(c);
+        break;
+      default:
+        complete(c);
+        break;
     }
   }
   return out;

@@ -38,7 +38,9 @@ struct RegisterSpec {
       case 0:
         if (r != m.value) return "read " + std::to_string(r) + ", holds " + std::to_string(m.value);
         return std::nullopt;
-      case 1: return r == 0 ? std::nullopt : std::optional<std::string>("write answered " + std::to_string(r));
+      case 1:
+        return r == 0 ? std::nullopt
+                      : std::optional<std::string>("write answered " + std::to_string(r));
       default:
         if (r != (m.value == c.a ? 1 : 0)) return "cas answered " + std::to_string(r);
         return std::nullopt;
@@ -172,8 +174,8 @@ class Rng {
 /// linearizable; when `perturb`, one response is then replaced at random
 /// (which may or may not break it — the oracle decides).
 template <class S, class M>
-std::vector<SmallHistory> generate(const S& spec, M model, Rng& rng, int threads,
-                                   int max_calls, int max_total, bool perturb) {
+std::vector<SmallHistory> generate(const S& spec, M model, Rng& rng, int threads, int max_calls,
+                                   int max_total, bool perturb) {
   std::vector<SmallHistory> histories(static_cast<std::size_t>(threads));
   std::vector<int> remaining(histories.size());
   int total = 0;

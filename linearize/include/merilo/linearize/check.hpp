@@ -91,7 +91,7 @@ enum class Blocked : std::uint8_t {
 /// One thread's next call at a dead end, and why it could not go next.
 template <class V>
 struct NextCall {
-  CallRef call;                ///< The call that could not be placed.
+  CallRef call;  ///< The call that could not be placed.
   Blocked why = Blocked::violated;
   std::optional<V> violation;  ///< Set when `why == violated`.
   CallRef overtaken_by;        ///< Meaningful when `why == overtaken`.
@@ -101,8 +101,8 @@ struct NextCall {
 /// placed, then one entry per thread that still had calls left.
 template <class V>
 struct Explanation {
-  std::vector<CallRef> prefix;     ///< Placed calls, in order.
-  std::vector<NextCall<V>> next;   ///< Each unfinished thread's next call.
+  std::vector<CallRef> prefix;    ///< Placed calls, in order.
+  std::vector<NextCall<V>> next;  ///< Each unfinished thread's next call.
 };
 
 /// What `check` found.
@@ -131,8 +131,7 @@ struct Result {
 /// `SpecFor<S, M, C, R>`, is refused at compile time with a message saying
 /// what is missing.
 template <class S, class M, class C, class R>
-[[nodiscard]] auto check(const S& spec, const M& initial,
-                         std::span<const History<C, R>> histories,
+[[nodiscard]] auto check(const S& spec, const M& initial, std::span<const History<C, R>> histories,
                          std::uint64_t budget) noexcept;
 
 /// The same, for a vector of histories.

@@ -90,9 +90,9 @@ inline constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 /// One recorded operation.
 template <class C, class R>
 struct Operation {
-  C command;                       ///< What was asked.
-  std::optional<R> response;       ///< What came back; none when unknown.
-  std::int64_t invoked_at = 0;     ///< When it was invoked.
+  C command;                          ///< What was asked.
+  std::optional<R> response;          ///< What came back; none when unknown.
+  std::int64_t invoked_at = 0;        ///< When it was invoked.
   std::int64_t returned_at = kNever;  ///< When it returned; ignored without a response.
 };
 
@@ -118,19 +118,19 @@ enum class Stop : std::uint8_t {
 /// An operation that could have gone next at a dead end, and why it did not.
 template <class V>
 struct Candidate {
-  std::size_t operation = 0;    ///< Index into the operations given.
-  std::optional<V> violation;   ///< Its postcondition failed there; when
-                                ///< empty, it fit but led only to states
-                                ///< already ruled out.
+  std::size_t operation = 0;   ///< Index into the operations given.
+  std::optional<V> violation;  ///< Its postcondition failed there; when
+                               ///< empty, it fit but led only to states
+                               ///< already ruled out.
 };
 
 /// Where the search got stuck (not linearizable), or how far it got
 /// (undecided).
 template <class V>
 struct DeadEnd {
-  std::string partition;             ///< The part's key ("" when not partitioned).
-  std::size_t part_size = 0;         ///< Operations in that part.
-  std::vector<std::size_t> prefix;   ///< The longest placed order, as operation indices.
+  std::string partition;            ///< The part's key ("" when not partitioned).
+  std::size_t part_size = 0;        ///< Operations in that part.
+  std::vector<std::size_t> prefix;  ///< The longest placed order, as operation indices.
   /// Not linearizable: the operation whose return ended the search there —
   /// one of the candidates had to be placed before it returned.
   std::optional<std::size_t> returned;

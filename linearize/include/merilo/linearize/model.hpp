@@ -18,9 +18,8 @@
 //
 // Example:
 //
-//   struct Counter { std::int64_t value = 0; friend bool operator==(const Counter&, const Counter&) = default; };
-//   enum class Op : std::uint8_t { inc, get };
-//   struct CounterSpec {
+//   struct Counter { std::int64_t value = 0; friend bool operator==(const Counter&, const Counter&)
+//   = default; }; enum class Op : std::uint8_t { inc, get }; struct CounterSpec {
 //     std::optional<std::string> postcondition(const Counter& m, Op op, std::int64_t got) const {
 //       if (op == Op::get && got != m.value) return "stale get";
 //       return std::nullopt;
@@ -58,7 +57,7 @@ namespace merilo::linearize {
 /// hash collision never merges two different states.
 template <class M>
 concept Model = std::copyable<M> && std::equality_comparable<M> &&
-                (fsm::ByteHashable<M> || fsm::FeedsBytes<M>);
+    (fsm::ByteHashable<M> || fsm::FeedsBytes<M>);
 
 namespace detail {
 template <class T>

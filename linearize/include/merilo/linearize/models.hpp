@@ -92,12 +92,15 @@ struct RegisterSpec {
   [[nodiscard]] RegisterModel next_model(const RegisterModel& m, const RegisterCmd& c) const;
   [[nodiscard]] std::string partition(const RegisterCmd& c) const { return c.key; }
   /// Reads and failed cas never change the register.
-  [[nodiscard]] bool read_only(const RegisterCmd& c, const std::optional<RegisterResponse>& r) const {
+  [[nodiscard]] bool read_only(const RegisterCmd& c,
+                               const std::optional<RegisterResponse>& r) const {
     return c.kind == RegisterCmd::Kind::read ||
            (c.kind == RegisterCmd::Kind::cas && r.has_value() && r->failed);
   }
   /// The register's value (null included): what reads see and writes set.
-  [[nodiscard]] std::optional<std::int64_t> value_of(const RegisterModel& m) const { return m.value; }
+  [[nodiscard]] std::optional<std::int64_t> value_of(const RegisterModel& m) const {
+    return m.value;
+  }
   /// The value a call fits only with: a read's result, a swapped cas's
   /// expected value. Nothing for a failed or unanswered call.
   [[nodiscard]] std::optional<std::optional<std::int64_t>> reads_value(
@@ -118,9 +121,10 @@ struct RegisterSpec {
     return std::nullopt;
   }
   /// A write, and a cas that swapped, always leave their value behind.
-  [[nodiscard]] bool sets_value(const RegisterCmd& c, const std::optional<RegisterResponse>& r) const {
-    return r.has_value() && (c.kind == RegisterCmd::Kind::write ||
-                             (c.kind == RegisterCmd::Kind::cas && !r->failed));
+  [[nodiscard]] bool sets_value(const RegisterCmd& c,
+                                const std::optional<RegisterResponse>& r) const {
+    return r.has_value() &&
+           (c.kind == RegisterCmd::Kind::write || (c.kind == RegisterCmd::Kind::cas && !r->failed));
   }
 };
 

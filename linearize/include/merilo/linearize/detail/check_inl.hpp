@@ -118,12 +118,15 @@ class ShortSearch {
       }
       if (order_.size() > longest_.size()) longest_ = order_;
       switch (step()) {
-        case Move::descended: break;
+        case Move::descended:
+          break;
         case Move::out_of_budget:
           result.verdict = Verdict::undecided;
           result.explanation.prefix = longest_;
           return finish(std::move(result));
-        case Move::dead_end: backtrack(); break;
+        case Move::dead_end:
+          backtrack();
+          break;
       }
     }
     result.verdict = Verdict::not_linearizable;
@@ -147,9 +150,7 @@ class ShortSearch {
   const Call<C, R>& head(std::size_t thread) const {
     return histories_[thread][positions_[thread]];
   }
-  bool done(std::size_t thread) const {
-    return positions_[thread] >= histories_[thread].size();
-  }
+  bool done(std::size_t thread) const { return positions_[thread] >= histories_[thread].size(); }
 
   // The call that must go before `thread`'s next call: among the other
   // threads' next calls, the earliest one that returned strictly before it
@@ -219,8 +220,8 @@ class ShortSearch {
       if (auto by = overtaken(thread)) {
         entry.why = Blocked::overtaken;
         entry.overtaken_by = *by;
-      } else if (auto violation = spec_.postcondition(model, head(thread).command,
-                                                      head(thread).response)) {
+      } else if (auto violation =
+                     spec_.postcondition(model, head(thread).command, head(thread).response)) {
         entry.why = Blocked::violated;
         entry.violation = std::move(*violation);
       } else {

@@ -33,15 +33,17 @@ concept DeclaresReadOnly = requires(const S& spec, const C& cmd, const std::opti
 /// Does the spec say which value of the model each call reads and writes?
 /// (value_of / reads_value / writes_value; see the top of history.hpp.)
 template <class S, class M, class C, class R>
-concept DeclaresValues =
-    requires(const S& spec, const M& model, const C& cmd, const std::optional<R>& response) {
-      requires std::totally_ordered<std::remove_cvref_t<decltype(spec.value_of(model))>>;
-      requires std::copyable<std::remove_cvref_t<decltype(spec.value_of(model))>>;
-      { spec.reads_value(cmd, response) }
-          -> std::convertible_to<std::optional<std::remove_cvref_t<decltype(spec.value_of(model))>>>;
-      { spec.writes_value(cmd, response) }
-          -> std::convertible_to<std::optional<std::remove_cvref_t<decltype(spec.value_of(model))>>>;
-    };
+concept DeclaresValues = requires(const S& spec, const M& model, const C& cmd,
+                                  const std::optional<R>& response) {
+  requires std::totally_ordered<std::remove_cvref_t<decltype(spec.value_of(model))>>;
+  requires std::copyable<std::remove_cvref_t<decltype(spec.value_of(model))>>;
+  {
+    spec.reads_value(cmd, response)
+    } -> std::convertible_to<std::optional<std::remove_cvref_t<decltype(spec.value_of(model))>>>;
+  {
+    spec.writes_value(cmd, response)
+    } -> std::convertible_to<std::optional<std::remove_cvref_t<decltype(spec.value_of(model))>>>;
+};
 
 /// Without declared values there is nothing to track: no call is ever
 /// found doomed.
@@ -68,7 +70,8 @@ class ValueTracker {
 template <class S, class M, class C, class R>
 class ValueTracker<S, M, C, R, true> {
  public:
-  using T = std::remove_cvref_t<decltype(std::declval<const S&>().value_of(std::declval<const M&>()))>;
+  using T =
+      std::remove_cvref_t<decltype(std::declval<const S&>().value_of(std::declval<const M&>()))>;
   static constexpr std::uint32_t kNone = 0xffffffffU;
 
   ValueTracker(const S& spec, std::span<const Operation<C, R>> all,
@@ -159,7 +162,7 @@ class ValueTracker<S, M, C, R, true> {
   bool lost(std::uint32_t v) const { return needers_left_[v] > 0 && writers_left_[v] == 0; }
 
   const S& spec_;
-  std::vector<T> values_;  // sorted; a value's id is its index
+  std::vector<T> values_;              // sorted; a value's id is its index
   std::vector<std::uint32_t> needs_;   // per op: the value it needs, or kNone
   std::vector<std::uint32_t> writes_;  // per op: the value it may write, or kNone
   std::vector<std::uint8_t> placed_;
@@ -174,10 +177,10 @@ class ValueTracker<S, M, C, R, true> {
 /// Does the spec also say which calls always leave their written value
 /// behind (a write, a cas that swapped)?
 template <class S, class M, class C, class R>
-concept DeclaresOverwrites =
-    DeclaresValues<S, M, C, R> && requires(const S& spec, const C& cmd, const std::optional<R>& response) {
-      { spec.sets_value(cmd, response) } -> std::convertible_to<bool>;
-    };
+concept DeclaresOverwrites = DeclaresValues<S, M, C, R> &&
+    requires(const S& spec, const C& cmd, const std::optional<R>& response) {
+  { spec.sets_value(cmd, response) } -> std::convertible_to<bool>;
+};
 
 /// Looks, before any search, for a completed call `r` that needs a value x
 /// every writer of which is *shadowed*: some completed call that always
@@ -342,9 +345,9 @@ class StateCache {
   /// is spent (the search then just does not remember it).
   std::uint32_t add(const std::vector<std::uint32_t>& positions,
                     const std::vector<std::uint64_t>& pending, const M& model) {
-    const std::size_t entry_bytes = chains_ * sizeof(std::uint32_t) +
-                                    pending_words_ * sizeof(std::uint64_t) + sizeof(M) +
-                                    last_.bytes + 2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) + 1;
+    const std::size_t entry_bytes =
+        chains_ * sizeof(std::uint32_t) + pending_words_ * sizeof(std::uint64_t) + sizeof(M) +
+        last_.bytes + 2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) + 1;
     if (full_ || bytes_ + entry_bytes > max_bytes_) {
       full_ = true;
       return kNone;
@@ -426,7 +429,8 @@ struct Allowance {
       return false;
     }
     ++evaluations;
-    if (has_deadline && (evaluations & 4095U) == 0 && std::chrono::steady_clock::now() >= deadline) {
+    if (has_deadline && (evaluations & 4095U) == 0 &&
+        std::chrono::steady_clock::now() >= deadline) {
       stop = Stop::timeout;
       return false;
     }
@@ -481,8 +485,8 @@ class PartSearch {
       if ((entry & 1U) == 0) {  // a call: try to place its operation here
         if (!allowance.spend()) return Outcome::stopped;
         const Operation<C, R>& o = operation(op);
-        if (!o.response ||
-            (!values_.cannot_fit(model, op) && !spec_.postcondition(model, o.command, *o.response))) {
+        if (!o.response || (!values_.cannot_fit(model, op) &&
+                            !spec_.postcondition(model, o.command, *o.response))) {
           M next = spec_.next_model(model, o.command);
           const bool unchanged = read_only(o) && next == model;
           place(op);
@@ -590,9 +594,9 @@ class PartSearch {
   static constexpr std::uint32_t kNoIndex = 0xffffffffU;
   struct Frame {
     std::uint32_t op;
-    bool unchanged;      // placed because it changed nothing: not a choice
+    bool unchanged;       // placed because it changed nothing: not a choice
     std::uint32_t entry;  // the cache entry of the state it led to
-    M model;             // the model before `op` was placed
+    M model;              // the model before `op` was placed
   };
 
   const Operation<C, R>& operation(std::uint32_t op) const { return all_[ops_[op]]; }
@@ -958,8 +962,8 @@ auto check_history(const S& spec, const M& initial, std::span<const Operation<C,
 }
 
 template <class S, class M, class C, class R>
-auto check_history(const S& spec, const M& initial,
-                   const std::vector<Operation<C, R>>& operations, const Options& options) noexcept {
+auto check_history(const S& spec, const M& initial, const std::vector<Operation<C, R>>& operations,
+                   const Options& options) noexcept {
   return check_history(spec, initial, std::span<const Operation<C, R>>(operations), options);
 }
 
