@@ -32,9 +32,13 @@ configure_build_test build-ci-asan clang++ -DMERILO_SANITIZE=address,undefined
 ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-ci-asan --output-on-failure -j "$jobs" -LE consumer
 
 step "ThreadSanitizer"
-configure_build_test build-ci-tsan clang++ -DMERILO_SANITIZE=thread
+# Only the multi-threaded parts: the explorer's worker threads (and, once it
+# exists, the parallel layer).
+CXX=clang++ cmake -S . -B build-ci-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMERILO_SANITIZE=thread \
+  > /dev/null
+cmake --build build-ci-tsan -j "$jobs" --target explore_tests order_test
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-ci-tsan --output-on-failure -j "$jobs" \
-  -R '(Explorer|explore|parallel|Parallel|Order)'
+  -R '^(Explorer|Order)\.'
 
 step "lint"
 cmake/lint.sh build-ci-clang
