@@ -91,8 +91,10 @@ struct Candidate {
 
 using Edges = std::set<TupleGraph::Edge>;
 
+/// Cache-line aligned: neighbouring chunks are written by different
+/// threads, and sharing a line between them costs more than the padding.
 template <class W>
-struct ChunkResult {
+struct alignas(64) ChunkResult {
   std::vector<Candidate<W>> candidates;
   std::vector<CandidateExtra> extras;
   Edges edges;                             // only when the caller asked for a graph
@@ -120,7 +122,7 @@ std::string crash_detail(const char* where, std::exception_ptr error);
 
 /// One worker's system and the search state it reads.
 template <System S>
-class Expander {
+class alignas(64) Expander {
  public:
   using W = world_t<S>;
 
@@ -344,9 +346,9 @@ class Search {
     if constexpr (std::is_copy_constructible_v<S>) {
       copies_.reserve(options_.threads);
       for (unsigned t = 1; t < options_.threads; ++t) {
-        copies_.push_back(sys_);
-        expanders_.emplace_back(copies_.back(), restore_, sample, visited_, parents_, tuple_ids_,
-                                graph);
+        copies_.push_back(Copy{sys_});
+        expanders_.emplace_back(copies_.back().sys, restore_, sample, visited_, parents_,
+                                tuple_ids_, graph);
       }
     }
   }
@@ -474,7 +476,11 @@ class Search {
   TupleIds tuple_ids_;
   Edges edges_;  // only with a graph
   std::vector<FrontierItem<W>> frontier_;
-  std::vector<S> copies_;
+  // One copy of the system per extra worker, each on its own cache lines.
+  struct alignas(64) Copy {
+    S sys;
+  };
+  std::vector<Copy> copies_;
   std::vector<Expander<S>> expanders_;
 };
 
