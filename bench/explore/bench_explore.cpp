@@ -92,12 +92,14 @@ void bench(const char* name) {
   }
 }
 
-// One restore-mode search of counters 6x0..7, for vs_spin.sh: prints
+// One restore-mode search of counters 6x0..7 on 1 thread (or 2, with a
+// second argument "2"), for vs_spin.sh: prints
 // "<seconds> <states> <peak bytes of visited set and links>".
-int once() {
+int once(unsigned threads) {
   Counters<6, 7> sys;
   const auto start = std::chrono::steady_clock::now();
-  const ex::Result r = ex::explore(sys, {.max_states = 50'000'000, .quiet = true});
+  const ex::Result r =
+      ex::explore(sys, {.max_states = 50'000'000, .threads = threads, .quiet = true});
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%.3f %zu %zu\n", secs, r.states, r.memory_bytes);
@@ -107,7 +109,9 @@ int once() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::string(argv[1]) == "--counters-once") return once();
+  if (argc > 1 && std::string(argv[1]) == "--counters-once") {
+    return once(argc > 2 && std::string(argv[2]) == "2" ? 2U : 1U);
+  }
   std::printf(
       "| system | mode | threads | states | depth | seconds | states/s | vs replay/1 | bytes/state "
       "| steps/state |\n");

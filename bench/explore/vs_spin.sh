@@ -34,15 +34,19 @@ PML
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for round in 1 2 3 4 5; do
   "$bench" --counters-once | awk '{print $1}' >> "$work/merilo"
+  "$bench" --counters-once 2 | awk '{print $1}' >> "$work/merilo2"
   (cd "$work" && ./pan_dfs -m100000 | awk '/elapsed time/ {print $4}') >> "$work/dfs"
   (cd "$work" && ./pan_bfs -m100000 | awk '/elapsed time/ {print $4}') >> "$work/bfs"
 done
 read -r _ states bytes < <("$bench" --counters-once)
-m=$(median < "$work/merilo"); d=$(median < "$work/dfs"); b=$(median < "$work/bfs")
+m=$(median < "$work/merilo"); m2=$(median < "$work/merilo2"); d=$(median < "$work/dfs"); b=$(median < "$work/bfs")
 spin_mem=$(cd "$work" && ./pan_dfs -m100000 | awk '/total actual memory usage/ {print $1}')
-echo "| tool | search | states | median seconds (5 runs) | vs merilo |"
+echo "| tool | search | states | median seconds (5 runs) | time / merilo 1 thread |"
 echo "|---|---|---|---|---|"
-echo "| merilo (restore, 1 thread) | breadth-first | $states | $m | 1.00x |"
-awk -v s="$d" -v m="$m" -v n="$states" 'BEGIN {printf "| SPIN 6.5.2 pan | depth-first | %d | %s | %.2fx slower |\n", n, s, s/m}'
-awk -v s="$b" -v m="$m" -v n="$states" 'BEGIN {printf "| SPIN 6.5.2 pan -DBFS | breadth-first | %d | %s | %.2fx slower |\n", n, s, s/m}'
+echo "| merilo (restore, 1 thread) | breadth-first | $states | $m | 1.00 |"
+row() { awk -v t="$1" -v s="$2" -v x="$3" -v m="$m" -v n="$states" \
+  'BEGIN {printf "| %s | %s | %d | %s | %.2f |\n", t, s, n, x, x/m}'; }
+row "merilo (restore, 2 threads)" breadth-first "$m2"
+row "SPIN 6.5.2 pan" depth-first "$d"
+row "SPIN 6.5.2 pan -DBFS" breadth-first "$b"
 awk -v b="$bytes" -v n="$states" -v sm="$spin_mem" 'BEGIN {printf "\nmerilo visited set + parent links: %.1f MB (%.1f bytes/state); SPIN total actual memory: %s MB\n", b/1e6, b/n, sm}'
