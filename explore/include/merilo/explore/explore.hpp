@@ -22,7 +22,9 @@
 //
 //   merilo::explore::Options options{.max_states = 10'000, .require_complete = true};
 //   merilo::explore::Result result = merilo::explore::explore(sys, options);
-//   if (!result.ok()) std::puts(result.report(sys).c_str());
+//   if (result.violation.found()) {
+//     std::puts(merilo::explore::format(sys, result.violation.trace).c_str());  // trace.hpp
+//   }
 //
 // How worlds are reached: in `Mode::replay` the explorer resets the system
 // and applies the path to each world (always available, O(depth) per world,

@@ -119,11 +119,14 @@ Fingerprint walk(S& sys, const Trace& trace, Replayed& out, Before&& on_step, Af
       where = "apply";
       Status s = sys.apply(k);
       ++out.steps;
-      const Trace prefix(trace.begin(), trace.begin() + static_cast<std::ptrdiff_t>(i + 1));
+      // The trace up to this step, built only when a violation needs it.
+      auto prefix = [&] {
+        return Trace(trace.begin(), trace.begin() + static_cast<std::ptrdiff_t>(i + 1));
+      };
       if (!s.ok()) {
         const auto kind = s.code() == Status::Code::mode_change ? ViolationKind::mode_change
                                                                 : ViolationKind::apply_error;
-        out.violation = {kind, prefix, {}, s.detail()};
+        out.violation = {kind, prefix(), {}, s.detail()};
         after_step();
         return {};
       }
@@ -132,7 +135,7 @@ Fingerprint walk(S& sys, const Trace& trace, Replayed& out, Before&& on_step, Af
       where = "check";
       Status inv = sys.check();
       if (!inv.ok()) {
-        out.violation = {ViolationKind::invariant, prefix, inv.invariant(), inv.detail()};
+        out.violation = {ViolationKind::invariant, prefix(), inv.invariant(), inv.detail()};
         return {};
       }
     }

@@ -47,7 +47,6 @@ class ParentLinks {
   void add_root() { links_.push_back({0, 0}); }
   /// The kinds from the initial world to state `id`.
   [[nodiscard]] Trace path(std::uint32_t id) const;
-  [[nodiscard]] std::size_t size() const noexcept { return links_.size(); }
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
     return links_.capacity() * sizeof(ParentLink);
   }
