@@ -127,16 +127,6 @@ std::string check_options(const Options& options, bool restorable, bool copyable
   return {};
 }
 
-std::string crash_detail(const char* where, std::exception_ptr error) {
-  try {
-    std::rethrow_exception(std::move(error));
-  } catch (const std::exception& e) {
-    return fmt::format("an exception escaped {}: {}", where, e.what());
-  } catch (...) {
-    return fmt::format("an exception of unknown type escaped {}", where);
-  }
-}
-
 Log::Log(std::FILE* out)
     : out_(out),
       terminal_(out != nullptr && isatty(fileno(out)) != 0),

@@ -29,7 +29,8 @@
 #include <vector>
 
 #include <merilo/explore/detail/fingerprint.hpp>
-#include <merilo/explore/detail/guard.hpp>
+#include <merilo/core/crash.hpp>
+#include <merilo/core/reentry.hpp>
 #include <merilo/explore/explore.hpp>
 #include <merilo/explore/system.hpp>
 
@@ -152,7 +153,7 @@ Fingerprint walk(S& sys, const Trace& trace, Replayed& out, Before&& on_step, Af
   } catch (...) {
     const Trace prefix(trace.begin(), trace.begin() + static_cast<std::ptrdiff_t>(reached));
     out.violation = {
-        ViolationKind::crash, prefix, {}, crash_detail(where, std::current_exception())};
+        ViolationKind::crash, prefix, {}, core::crash_detail(where, std::current_exception())};
     return {};
   }
 }
@@ -160,11 +161,11 @@ Fingerprint walk(S& sys, const Trace& trace, Replayed& out, Before&& on_step, Af
 template <System S, class Before, class After>
 Replayed replay_twice(S& sys, const Trace& trace, Before&& on_step, After&& after_step) {
   Replayed out;
-  if (inside_merilo()) {
-    out.error = kReentryError;
+  if (core::inside_merilo()) {
+    out.error = core::kReentryError;
     return out;
   }
-  EntryGuard guard;
+  core::EntryGuard guard;
   const Fingerprint first = walk(sys, trace, out, on_step, after_step);
   if (!out.ok()) return out;
   Replayed again;

@@ -24,7 +24,8 @@
 #include <vector>
 
 #include <merilo/explore/detail/fingerprint.hpp>
-#include <merilo/explore/detail/guard.hpp>
+#include <merilo/core/crash.hpp>
+#include <merilo/core/reentry.hpp>
 #include <merilo/explore/detail/visited.hpp>
 
 namespace merilo::explore::detail {
@@ -116,9 +117,6 @@ struct FrontierItem {
   Fingerprint fp;
   std::optional<W> world;  // restore mode only
 };
-
-/// "an exception escaped <where>: <what>".
-std::string crash_detail(const char* where, std::exception_ptr error);
 
 /// One worker's system and the search state it reads.
 template <System S>
@@ -212,7 +210,7 @@ class alignas(64) Expander {
     } catch (...) {
       out.problem =
           FrontierProblem{ViolationKind::crash, index,
-                          crash_detail("reset/enabled/settled", std::current_exception())};
+                          core::crash_detail("reset/enabled/settled", std::current_exception())};
       return;
     }
     for (std::size_t n = 0; n < enabled_.size(); ++n) {
@@ -236,7 +234,7 @@ class alignas(64) Expander {
       } catch (...) {
         CandidateExtra& x = out.extra_of(c);
         x.problem = ViolationKind::crash;
-        x.detail = crash_detail("apply/world/check/tuple", std::current_exception());
+        x.detail = core::crash_detail("apply/world/check/tuple", std::current_exception());
       }
       out.candidates.push_back(std::move(c));
     }
@@ -334,7 +332,7 @@ class Search {
       return true;
     } catch (...) {
       set_violation(ViolationKind::crash, {}, {},
-                    crash_detail("reset/world/check/tuple", std::current_exception()));
+                    core::crash_detail("reset/world/check/tuple", std::current_exception()));
       return false;
     }
   }
@@ -363,7 +361,7 @@ class Search {
     // (out of memory) so that none escapes a worker thread.
     std::vector<std::exception_ptr> failures(helpers + 1);
     auto work = [&](std::size_t t) {
-      EntryGuard guard;
+      core::EntryGuard guard;
       try {
         for (std::size_t c = next++; c < chunks; c = next++) {
           const std::size_t first = c * kChunk;
@@ -491,11 +489,11 @@ namespace merilo::explore {
 template <System S>
 Result explore(S& sys, const Options& options) {
   Result refused;
-  if (detail::inside_merilo()) {
-    refused.error = detail::kReentryError;
+  if (core::inside_merilo()) {
+    refused.error = core::kReentryError;
     return refused;
   }
-  detail::EntryGuard guard;
+  core::EntryGuard guard;
   refused.error = detail::check_options(options, Restorable<S>, std::is_copy_constructible_v<S>);
   if (!refused.error.empty()) return refused;
   bool restore = false;

@@ -5,8 +5,8 @@
 #include <exception>
 #include <utility>
 
-#include <merilo/explore/detail/explorer_inl.hpp>  // crash_detail
-#include <merilo/explore/detail/guard.hpp>
+#include <merilo/core/crash.hpp>
+#include <merilo/core/reentry.hpp>
 
 namespace merilo::fuzz {
 
@@ -14,14 +14,14 @@ template <explore::System S>
 Run Runner<S>::run(std::span<const std::uint8_t> input) {
   Run out;
   out.error = detail::check_max_depth(max_depth_);
-  if (out.error.empty() && explore::detail::inside_merilo()) {
-    out.error = explore::detail::kReentryError;
+  if (out.error.empty() && core::inside_merilo()) {
+    out.error = core::kReentryError;
   }
   if (!out.error.empty()) {
     out.stop = Stop::error;
     return out;
   }
-  explore::detail::EntryGuard guard;
+  core::EntryGuard guard;
   const char* where = "reset";
   try {
     sys_->reset();
@@ -41,7 +41,7 @@ Run Runner<S>::run(std::span<const std::uint8_t> input) {
     out.violation = {explore::ViolationKind::crash,
                      out.trace,
                      {},
-                     explore::detail::crash_detail(where, std::current_exception())};
+                     core::crash_detail(where, std::current_exception())};
     out.stop = Stop::violation;
   }
   return out;

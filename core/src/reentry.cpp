@@ -1,7 +1,7 @@
-// guard.cpp — the per-thread "inside merilo" flag behind re-entry refusal.
-#include <merilo/explore/detail/guard.hpp>
+// reentry.cpp — the per-thread "inside merilo" flag behind re-entry refusal.
+#include <merilo/core/reentry.hpp>
 
-namespace merilo::explore::detail {
+namespace merilo::core {
 
 namespace {
 thread_local bool inside = false;
@@ -13,4 +13,4 @@ EntryGuard::EntryGuard() noexcept : was_inside_(inside) { inside = true; }
 
 EntryGuard::~EntryGuard() { inside = was_inside_; }
 
-}  // namespace merilo::explore::detail
+}  // namespace merilo::core

@@ -1,0 +1,87 @@
+// merilo/core/hash.hpp — stable XXH3 hashes of values' bytes.
+//
+// The explorer fingerprints worlds (128 bits, so that a collision among
+// billions of stored worlds stays negligible), and the linearizability
+// checker hashes models (64 bits, with an exact comparison behind every
+// hash match). Both hash a value's bytes: straight from memory when the
+// type is `fsm::ByteHashable`, else the bytes its `feed` writes into a
+// `ByteBuffer`. The seeds are fixed, so the same value hashes the same in
+// every run, build and process.
+//
+// Example:
+//
+//   merilo::core::Hash128 fp = merilo::core::hash128_of(world);
+//   std::uint64_t h = merilo::core::hash64_of(model, seed, scratch);
+#ifndef MERILO_CORE_HASH_HPP
+#define MERILO_CORE_HASH_HPP
+
+#include <cstddef>  // std::size_t
+#include <cstdint>  // std::uint64_t
+#include <vector>   // ByteBuffer
+
+#include <merilo/fsm/fsm.hpp>  // ByteHashable, FeedsBytes
+
+namespace merilo::core {
+
+/// A 128-bit hash: the explorer's world fingerprint.
+struct Hash128 {
+  std::uint64_t lo = 0;
+  std::uint64_t hi = 0;
+  friend bool operator==(const Hash128&, const Hash128&) noexcept = default;
+};
+
+/// XXH3-128 of `size` bytes at `data`, with merilo's fixed seed. Compiled
+/// once in src/ (xxHash stays out of the public headers).
+[[nodiscard]] Hash128 hash128(const void* data, std::size_t size) noexcept;
+
+/// XXH3-64 of `size` bytes at `data` with `seed`.
+[[nodiscard]] std::uint64_t hash64(const void* data, std::size_t size,
+                                   std::uint64_t seed) noexcept;
+
+/// A fixed 64-bit mix (splitmix64's finaliser), for combining small keys.
+[[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30U)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27U)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31U);
+}
+
+/// The byte sink handed to a value's `feed` (see `fsm::FeedsBytes`).
+class ByteBuffer {
+ public:
+  void operator()(const void* data, std::size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    bytes_.insert(bytes_.end(), p, p + size);
+  }
+  void clear() noexcept { bytes_.clear(); }
+  [[nodiscard]] const unsigned char* data() const noexcept { return bytes_.data(); }
+  [[nodiscard]] std::size_t size() const noexcept { return bytes_.size(); }
+
+ private:
+  std::vector<unsigned char> bytes_;
+};
+
+/// Calls `f(data, size)` with the bytes that identify `value`: its object
+/// representation when it is `ByteHashable`, else what its `feed` writes
+/// into `scratch`.
+template <class T, class F>
+decltype(auto) with_bytes(const T& value, ByteBuffer& scratch, F&& f) {
+  if constexpr (fsm::ByteHashable<T>) {
+    return f(static_cast<const void*>(&value), sizeof(T));
+  } else {
+    scratch.clear();
+    value.feed(scratch);
+    return f(static_cast<const void*>(scratch.data()), scratch.size());
+  }
+}
+
+/// The 128-bit hash of a world (see `fsm::World`).
+template <fsm::World W>
+[[nodiscard]] Hash128 hash128_of(const W& w) {
+  thread_local ByteBuffer scratch;
+  return with_bytes(w, scratch, [](const void* p, std::size_t n) { return hash128(p, n); });
+}
+
+}  // namespace merilo::core
+
+#endif  // MERILO_CORE_HASH_HPP
