@@ -8,7 +8,7 @@
 set -euo pipefail
 
 declare -A packages=(
-  [base]="cmake make g++ pkg-config libfmt-dev libxxhash-dev googletest libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev"
+  [base]="cmake ninja-build make g++ pkg-config libfmt-dev libxxhash-dev googletest libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev"
   [clang]="clang libclang-rt-dev"
   [lint]="clang-format clang-tidy"
   [bench]="libbenchmark-dev spin"
