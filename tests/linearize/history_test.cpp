@@ -326,7 +326,7 @@ void agree_with_oracle(const S& spec, const M& initial, std::uint64_t seed, int 
     }
     std::vector<bool> placed(ops.size(), false);
     const bool truth = oracle(spec, initial, ops, placed);
-    auto r = check_history(spec, initial, ops, Options{});
+    auto r = check_history(spec, initial, ops, HistoryOptions{});
     SCOPED_TRACE("seed " + std::to_string(seed) + " case " + std::to_string(n));
     ASSERT_EQ(r.verdict, truth ? Verdict::linearizable : Verdict::not_linearizable);
     (truth ? yes : no)++;
@@ -386,7 +386,7 @@ TEST(HistorySimulated, A10kOperationLinearizableRegisterPasses) {
   const auto events = sim::simulate_register(o);
   const auto ops = sim::to_operations(events);
   ASSERT_GT(ops.size(), 9'900U);
-  Options limits;
+  HistoryOptions limits;
   limits.budget = 2'000'000;
   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
   ASSERT_EQ(r.verdict, Verdict::linearizable) << r.evaluations << " evaluations";
@@ -401,7 +401,7 @@ TEST(HistorySimulated, OneInjectedStaleReadIsFound) {
   o.info_per_mille = 0;
   o.stale_read_at = 6'000;
   const auto ops = sim::to_operations(sim::simulate_register(o));
-  Options limits;
+  HistoryOptions limits;
   limits.budget = 2'000'000;
   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
   ASSERT_EQ(r.verdict, Verdict::not_linearizable) << r.evaluations << " evaluations";
@@ -424,7 +424,7 @@ TEST(HistorySimulated, TwentyProcessesWithInfosPass) {
   o.seed = 27;
   o.info_per_mille = 5;
   const auto ops = sim::to_operations(sim::simulate_register(o));
-  Options limits;
+  HistoryOptions limits;
   limits.budget = 5'000'000;
   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
   EXPECT_EQ(r.verdict, Verdict::linearizable) << r.evaluations << " evaluations";
@@ -437,7 +437,7 @@ TEST(HistorySimulated, ManyInfosPass) {
   o.seed = 23;
   o.info_per_mille = 20;
   const auto ops = sim::to_operations(sim::simulate_register(o));
-  Options limits;
+  HistoryOptions limits;
   limits.budget = 5'000'000;
   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
   EXPECT_EQ(r.verdict, Verdict::linearizable) << r.evaluations << " evaluations";
@@ -450,7 +450,7 @@ TEST(HistorySimulated, FiftyProcessesOnOneRegisterAreDecided) {
   o.seed = 29;
   o.info_per_mille = 5;
   const auto ops = sim::to_operations(sim::simulate_register(o));
-  Options limits;
+  HistoryOptions limits;
   limits.budget = 2'000'000;
   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
   EXPECT_EQ(r.verdict, Verdict::linearizable) << r.evaluations << " evaluations";
@@ -464,7 +464,7 @@ TEST(HistorySimulated, FiftyProcessesWithAStaleReadAreRefuted) {
   o.info_per_mille = 5;
   o.stale_read_at = 150;
   const auto ops = sim::to_operations(sim::simulate_register(o));
-  Options limits;
+  HistoryOptions limits;
   limits.budget = 2'000'000;
   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
   EXPECT_EQ(r.verdict, Verdict::not_linearizable) << r.evaluations << " evaluations";
@@ -475,11 +475,11 @@ TEST(HistoryBudget, EndsUndecidedWithTheLongestPartialLinearization) {
   o.operations = 2'000;
   o.seed = 24;
   const auto ops = sim::to_operations(sim::simulate_register(o));
-  Options limits;
+  HistoryOptions limits;
   limits.budget = 500;
   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
   ASSERT_EQ(r.verdict, Verdict::undecided);
-  EXPECT_EQ(r.stop, Stop::budget);
+  EXPECT_EQ(r.stop, SearchStop::budget);
   EXPECT_EQ(r.evaluations, 500U);
   EXPECT_FALSE(r.explanation.prefix.empty());
   EXPECT_LE(r.explanation.prefix.size(), 500U);
@@ -490,11 +490,11 @@ TEST(HistoryBudget, EndsUndecidedWhenTheTimeoutPasses) {
   o.operations = 5'000;
   o.seed = 25;
   const auto ops = sim::to_operations(sim::simulate_register(o));
-  Options limits;
+  HistoryOptions limits;
   limits.timeout = std::chrono::nanoseconds(1);  // already over at the first clock read
   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);
   ASSERT_EQ(r.verdict, Verdict::undecided);
-  EXPECT_EQ(r.stop, Stop::timeout);
+  EXPECT_EQ(r.stop, SearchStop::timeout);
 }
 
 TEST(HistoryBudget, AFullCacheKeepsTheVerdictCorrect) {
@@ -502,7 +502,7 @@ TEST(HistoryBudget, AFullCacheKeepsTheVerdictCorrect) {
   o.operations = 3'000;
   o.seed = 26;
   const auto ops = sim::to_operations(sim::simulate_register(o));
-  Options limits;
+  HistoryOptions limits;
   limits.cache_bytes = 4096;
   limits.budget = 200'000;
   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, limits);

@@ -105,21 +105,16 @@ struct Explanation {
   std::vector<NextCall<V>> next;  ///< Each unfinished thread's next call.
 };
 
-/// What `check` found.
+/// What `check` found: the fields of every check's result (`SearchResult`:
+/// verdict, stop, evaluations, cache_entries — the ruled-out states
+/// remembered —, error, ok()) and the order or dead end.
 template <class V>
-struct Result {
-  Verdict verdict = Verdict::undecided;
+struct Result : SearchResult {
   /// When linearizable: every call, in an order that satisfies the model.
   std::vector<CallRef> order;
   /// When not linearizable: the deepest dead end. When undecided: the
   /// longest prefix placed before the budget ran out (`next` is empty).
   Explanation<V> explanation;
-  std::uint64_t evaluations = 0;   ///< Postcondition evaluations spent.
-  std::uint64_t memo_entries = 0;  ///< Ruled-out states remembered.
-  std::string error;               ///< Set for usage_error and crashed.
-
-  /// True only for `linearizable`.
-  [[nodiscard]] bool ok() const noexcept { return verdict == Verdict::linearizable; }
 };
 
 /// Checks that `histories` (one per thread) are linearizable with respect to

@@ -52,7 +52,7 @@ struct ResultText {
   Verdict verdict = Verdict::undecided;
   std::string error;
   std::uint64_t evaluations = 0;
-  std::uint64_t memo_entries = 0;
+  std::uint64_t cache_entries = 0;
   std::size_t total_calls = 0;
   std::vector<Line> placed;  // the order, or the prefix
   std::vector<Next> next;
@@ -74,7 +74,7 @@ template <class V, class DescribeCall, class DescribeViolation>
   text.verdict = result.verdict;
   text.error = result.error;
   text.evaluations = result.evaluations;
-  text.memo_entries = result.memo_entries;
+  text.cache_entries = result.cache_entries;
   text.total_calls = total_calls;
   const std::vector<CallRef>& placed =
       result.verdict == Verdict::linearizable ? result.order : result.explanation.prefix;

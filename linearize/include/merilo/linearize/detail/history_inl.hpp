@@ -53,8 +53,7 @@ class ValueTracker {
   ValueTracker(const S&, std::span<const Operation<C, R>>, const std::vector<std::size_t>&) {}
   void place(std::uint32_t) {}
   void unplace(std::uint32_t) {}
-  [[nodiscard]] std::uint32_t dooms(const M&, const M&, std::uint32_t) const { return kNone; }
-  [[nodiscard]] std::uint32_t needer(std::uint32_t) const { return kNone; }
+  [[nodiscard]] bool dooms(const M&, const M&, std::uint32_t) const { return false; }
   [[nodiscard]] bool cannot_fit(const M&, std::uint32_t) { return false; }
   static constexpr std::uint32_t kNone = 0xffffffffU;
 };
@@ -76,7 +75,7 @@ class ValueTracker<S, M, C, R, true> {
 
   ValueTracker(const S& spec, std::span<const Operation<C, R>> all,
                const std::vector<std::size_t>& ops)
-      : spec_(spec), needs_(ops.size(), kNone), writes_(ops.size(), kNone), placed_(ops.size(), 0) {
+      : spec_(spec), needs_(ops.size(), kNone), writes_(ops.size(), kNone) {
     // Values get dense ids by sorting (cheaper than a map per history).
     std::vector<std::optional<T>> needs(ops.size());
     std::vector<std::optional<T>> writes(ops.size());
@@ -102,35 +101,23 @@ class ValueTracker<S, M, C, R, true> {
         ++writers_left_[writes_[op]];
       }
     }
-    // Needers per value, in operation order (offsets into one array).
-    needer_start_.assign(values_.size() + 1, 0);
-    for (std::size_t v = 0; v < values_.size(); ++v) {
-      needer_start_[v + 1] = needer_start_[v] + needers_left_[v];
-    }
-    needers_.resize(needer_start_.back());
-    std::vector<std::uint32_t> fill(needer_start_.begin(), needer_start_.end() - 1);
-    for (std::size_t op = 0; op < ops.size(); ++op) {
-      if (needs_[op] != kNone) needers_[fill[needs_[op]]++] = static_cast<std::uint32_t>(op);
-    }
   }
   void place(std::uint32_t op) {
-    placed_[op] = 1;
     if (needs_[op] != kNone) --needers_left_[needs_[op]];
     if (writes_[op] != kNone) --writers_left_[writes_[op]];
   }
   void unplace(std::uint32_t op) {
-    placed_[op] = 0;
     if (needs_[op] != kNone) ++needers_left_[needs_[op]];
     if (writes_[op] != kNone) ++writers_left_[writes_[op]];
   }
   /// After `op` (already counted as placed) moved the model from `before`
-  /// to `after`: the value other than the new one it lost, or kNone.
-  [[nodiscard]] std::uint32_t dooms(const M& before, const M& after, std::uint32_t op) const {
-    if (needers_left_.empty()) return kNone;
+  /// to `after`: did it lose a value other than the new one?
+  [[nodiscard]] bool dooms(const M& before, const M& after, std::uint32_t op) const {
+    if (needers_left_.empty()) return false;
     const std::uint32_t b = find(spec_.value_of(after));
-    if (writes_[op] != kNone && writes_[op] != b && lost(writes_[op])) return writes_[op];
+    if (writes_[op] != kNone && writes_[op] != b && lost(writes_[op])) return true;
     const std::uint32_t a = find(spec_.value_of(before));
-    return a != b && a != kNone && lost(a) ? a : kNone;
+    return a != b && a != kNone && lost(a);
   }
   /// True when `op` needs a value other than the model's, so by the spec's
   /// contract its postcondition fails: the search skips evaluating it
@@ -143,14 +130,6 @@ class ValueTracker<S, M, C, R, true> {
       last_value_ = std::move(v);
     }
     return last_id_ != needs_[op];
-  }
-  /// An unplaced completed call that needs `value` (the first recorded;
-  /// the explanation's blocking call). Only asked about a lost value.
-  [[nodiscard]] std::uint32_t needer(std::uint32_t value) const {
-    for (std::uint32_t k = needer_start_[value]; k < needer_start_[value + 1]; ++k) {
-      if (placed_[needers_[k]] == 0) return needers_[k];
-    }
-    return kNone;
   }
 
  private:
@@ -165,11 +144,8 @@ class ValueTracker<S, M, C, R, true> {
   std::vector<T> values_;              // sorted; a value's id is its index
   std::vector<std::uint32_t> needs_;   // per op: the value it needs, or kNone
   std::vector<std::uint32_t> writes_;  // per op: the value it may write, or kNone
-  std::vector<std::uint8_t> placed_;
-  std::optional<T> last_value_;  // cannot_fit's memo of the last value looked up
+  std::optional<T> last_value_;        // cannot_fit's memo of the last value looked up
   std::uint32_t last_id_ = kNone;
-  std::vector<std::uint32_t> needer_start_;  // per value: where its needers begin
-  std::vector<std::uint32_t> needers_;       // needers by value, in operation order
   std::vector<std::uint32_t> needers_left_;
   std::vector<std::uint32_t> writers_left_;
 };
@@ -189,13 +165,16 @@ concept DeclaresOverwrites = DeclaresValues<S, M, C, R> &&
 /// as a writer that returned at the start). Then the last call to leave x
 /// before `r` in any order is followed, before `r`, by one leaving another
 /// value, and only a writer of x could bring x back — so `r` never fits and
-/// the history is not linearizable. Returns the few operations that show it
-/// (r, every writer of x, one shadowing call per writer; indices into
-/// `all`, sorted), or nothing. Sorting makes it O(n log n).
+/// the history is not linearizable. Returns `r` and the few operations that
+/// show it (r, every writer of x, one shadowing call per writer; indices
+/// into `all`, sorted), or an empty proof. Sorting makes it O(n log n).
+struct ShadowedRead {
+  std::size_t read = 0;            ///< The read that never fits.
+  std::vector<std::size_t> proof;  ///< Empty when there is none.
+};
 template <class S, class M, class C, class R>
-std::vector<std::size_t> shadowed_read(const S& spec, const M& initial,
-                                       std::span<const Operation<C, R>> all,
-                                       const std::vector<std::size_t>& ops) {
+ShadowedRead shadowed_read(const S& spec, const M& initial, std::span<const Operation<C, R>> all,
+                           const std::vector<std::size_t>& ops) {
   using T = std::remove_cvref_t<decltype(spec.value_of(initial))>;
   struct Setter {
     std::int64_t invoked;
@@ -285,7 +264,7 @@ std::vector<std::size_t> shadowed_read(const S& spec, const M& initial,
     if (!all_shadowed) continue;
     std::sort(proof.begin(), proof.end());
     proof.erase(std::unique(proof.begin(), proof.end()), proof.end());
-    return proof;
+    return ShadowedRead{r, std::move(proof)};
   }
   return {};
 }
@@ -420,18 +399,18 @@ struct Allowance {
   std::uint64_t evaluations = 0;
   std::chrono::steady_clock::time_point deadline{};
   bool has_deadline = false;
-  Stop stop = Stop::none;
+  SearchStop stop = SearchStop::none;
 
   /// Spends one evaluation; false (with `stop` set) when none is left.
   bool spend() {
     if (evaluations >= budget) {
-      stop = Stop::budget;
+      stop = SearchStop::budget;
       return false;
     }
     ++evaluations;
     if (has_deadline && (evaluations & 4095U) == 0 &&
         std::chrono::steady_clock::now() >= deadline) {
-      stop = Stop::timeout;
+      stop = SearchStop::timeout;
       return false;
     }
     return true;
@@ -462,6 +441,8 @@ template <class S, class M, class C, class R, class V>
 class PartSearch {
  public:
   enum class Outcome : std::uint8_t { linearizable, not_linearizable, stopped };
+  /// `stop_at`'s argument meaning "no operation".
+  static constexpr std::size_t kNoTarget = static_cast<std::size_t>(-1);
 
   PartSearch(const S& spec, std::span<const Operation<C, R>> all, std::vector<std::size_t> ops,
              std::size_t cache_bytes)
@@ -490,15 +471,8 @@ class PartSearch {
           M next = spec_.next_model(model, o.command);
           const bool unchanged = read_only(o) && next == model;
           place(op);
-          if (const std::uint32_t lost = values_.dooms(model, next, op); lost != kNoIndex) {
+          if (prune_values_ && values_.dooms(model, next, op)) {
             ++doomed_;
-            const std::uint32_t needer = values_.needer(lost);
-            if (needer != kNoIndex && needer == target_) {
-              have_dead_end_ = false;  // record this one, however deep
-              note_lost(op, needer);
-              return Outcome::not_linearizable;
-            }
-            note_lost(op, needer);
             unplace(op);
             entry = next_[entry];
             continue;
@@ -530,6 +504,18 @@ class PartSearch {
       }
     }
     return Outcome::linearizable;
+  }
+
+  /// Turns off the lost-value rule (ValueTracker::dooms). It only refuses
+  /// placements that cannot lead to a linearization, so the verdict stays
+  /// the same; but it cuts orders short before they reach a dead end, so
+  /// the search that explains a failure runs without it: its dead ends are
+  /// then real (a valid order, and a return nothing left can precede).
+  void without_value_pruning() { prune_values_ = false; }
+
+  /// The length of the deepest dead end recorded so far (0 when none).
+  [[nodiscard]] std::size_t dead_end_depth() const noexcept {
+    return have_dead_end_ ? dead_end_.size() : 0;
   }
 
   /// Stops the search (not linearizable) at the first dead end blocked by
@@ -750,14 +736,6 @@ class PartSearch {
     return e;
   }
 
-  // Placing `op` lost a value that `needer` still needs: a dead end one
-  // deeper than the stack, blocked by `needer`'s return (it can never fit).
-  void note_lost(std::uint32_t op, std::uint32_t needer) {
-    if (needer == kNoIndex || (have_dead_end_ && stack_.size() + 1 <= dead_end_.size())) return;
-    note_dead_end(needer);
-    dead_end_.push_back(op);
-  }
-
   // Keeps the deepest dead end's prefix. Only the part of the stack below
   // which nothing was popped since the last note can be stale, so the copy
   // is amortised over the pushes.
@@ -776,6 +754,7 @@ class PartSearch {
   std::size_t n_;
   ValueTracker<S, M, C, R> values_;
   std::uint64_t doomed_ = 0;
+  bool prune_values_ = true;
   std::uint32_t target_ = 0xffffffffU;  // see stop_at
   std::vector<std::uint32_t> next_;
   std::vector<std::uint32_t> prev_;
@@ -812,123 +791,170 @@ std::string validate_operations(std::span<const Operation<C, R>> operations) {
 }
 
 template <class S, class M, class C, class R, class V>
-HistoryResult<V> check_parts(const S& spec, const M& initial,
-                             std::span<const Operation<C, R>> operations, const Options& options) {
-  HistoryResult<V> result;
-  result.error = validate_operations(operations);
-  if (!result.error.empty()) {
-    result.verdict = Verdict::usage_error;
-    return result;
-  }
-  // Parts in the order their keys first appear.
-  std::vector<std::vector<std::size_t>> parts;
-  if constexpr (Partitioned<S, C>) {
-    std::map<std::string, std::size_t> index;
-    for (std::size_t i = 0; i < operations.size(); ++i) {
-      std::string key = spec.partition(operations[i].command);
-      auto [it, fresh] = index.emplace(key, parts.size());
-      if (fresh) {
-        parts.emplace_back();
-        result.partitions.push_back(std::move(key));
-      }
-      parts[it->second].push_back(i);
+class PartsCheck {
+ public:
+  using Search = PartSearch<S, M, C, R, V>;
+  using Outcome = typename Search::Outcome;
+
+  PartsCheck(const S& spec, const M& initial, std::span<const Operation<C, R>> operations,
+             const HistoryOptions& options)
+      : spec_(spec), initial_(initial), operations_(operations), options_(options) {
+    allowance_.budget = options.budget;
+    if (options.timeout.count() > 0) {
+      allowance_.has_deadline = true;
+      allowance_.deadline = std::chrono::steady_clock::now() + options.timeout;
     }
-  } else {
-    parts.emplace_back();
-    result.partitions.emplace_back();
-    for (std::size_t i = 0; i < operations.size(); ++i) parts[0].push_back(i);
   }
 
-  Allowance allowance;
-  allowance.budget = options.budget;
-  if (options.timeout.count() > 0) {
-    allowance.has_deadline = true;
-    allowance.deadline = std::chrono::steady_clock::now() + options.timeout;
-  }
-  std::optional<DeadEnd<V>> undecided;
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    using Outcome = typename PartSearch<S, M, C, R, V>::Outcome;
-    const std::size_t part_size = parts[p].size();
-    if constexpr (DeclaresOverwrites<S, M, C, R>) {
-      // A read the real-time order alone rules out: search just the few
-      // operations that show it, so the explanation is a real dead end.
-      // (Should that search not refute them, the spec broke its contract;
-      // the full search below then decides.)
-      std::vector<std::size_t> proof = shadowed_read(spec, initial, operations, parts[p]);
-      if (!proof.empty()) {
-        PartSearch<S, M, C, R, V> small(spec, operations, proof, options.cache_bytes);
-        const Outcome small_outcome = small.run(initial, allowance);
-        if (small_outcome == Outcome::stopped) {
-          if (!undecided) {
-            undecided = small.explain(initial, true);
-            undecided->partition = result.partitions[p];
-            undecided->part_size = part_size;
-          }
-          continue;
-        }
-        if (small_outcome == Outcome::not_linearizable) {
-          // Decided. For a useful explanation, walk the whole part until an
-          // order first gets stuck on that read (the rest of the budget may
-          // go to it: no later part matters now); if it runs out, the few
-          // operations of the proof explain instead.
-          result.verdict = Verdict::not_linearizable;
-          result.orders.clear();
-          DeadEnd<V> explanation = small.explain(initial, false);
-          if (explanation.returned) {
-            PartSearch<S, M, C, R, V> guided(spec, operations, parts[p], options.cache_bytes);
-            guided.stop_at(*explanation.returned);
-            Allowance rest = allowance;
-            if (guided.run(initial, rest) == Outcome::not_linearizable) {
-              explanation = guided.explain(initial, false);
-            }
-            allowance.evaluations = rest.evaluations;
-            result.cache_entries = std::max(result.cache_entries, guided.cache().size());
-            result.cache_bytes = std::max(result.cache_bytes, guided.cache().bytes());
-            result.cache_full = result.cache_full || guided.cache().full();
-          }
-          result.explanation = std::move(explanation);
-          result.explanation.partition = result.partitions[p];
-          result.explanation.part_size = part_size;
-          result.evaluations = allowance.evaluations;
-          return result;
-        }
+  HistoryResult<V> run() {
+    result_.error = validate_operations(operations_);
+    if (!result_.error.empty()) {
+      result_.verdict = Verdict::usage_error;
+      return std::move(result_);
+    }
+    split();
+    std::optional<DeadEnd<V>> undecided;
+    for (std::size_t p = 0; p < parts_.size(); ++p) {
+      std::optional<DeadEnd<V>> stuck;
+      if constexpr (DeclaresOverwrites<S, M, C, R>) {
+        if (refute_shadowed_read(p, undecided)) return finish_not_linearizable(p);
+        if (allowance_.stop != SearchStop::none) continue;
       }
+      Search search(spec_, operations_, parts_[p], options_.cache_bytes);
+      const Outcome outcome = search.run(initial_, allowance_);
+      note_cache(search);
+      if (outcome == Outcome::linearizable) {
+        result_.orders.push_back(search.order());
+        continue;
+      }
+      if (outcome == Outcome::stopped) {
+        // Out of budget or time: later parts get nothing, but one of them
+        // could not be shown linearizable either; keep the first.
+        if (!undecided) {
+          undecided = search.explain(initial_, true);
+          undecided->partition = result_.partitions[p];
+        }
+        continue;
+      }
+      result_.explanation = search.explain(initial_, false);
+      result_.explanation.longest = !DeclaresValues<S, M, C, R>;
+      if constexpr (DeclaresValues<S, M, C, R>) explain_without_pruning(p, Search::kNoTarget);
+      return finish_not_linearizable(p);
     }
-    PartSearch<S, M, C, R, V> search(spec, operations, std::move(parts[p]), options.cache_bytes);
-    const Outcome outcome = search.run(initial, allowance);
-    if (search.cache().size() > result.cache_entries) {
-      result.cache_entries = search.cache().size();
-      result.cache_bytes = search.cache().bytes();
+    result_.evaluations = allowance_.evaluations;
+    if (undecided) {
+      result_.verdict = Verdict::undecided;
+      result_.stop = allowance_.stop;
+      result_.explanation = std::move(*undecided);
+      result_.orders.clear();
+    } else {
+      result_.verdict = Verdict::linearizable;
     }
-    result.cache_full = result.cache_full || search.cache().full();
-    if (outcome == Outcome::linearizable) {
-      result.orders.push_back(search.order());
-      continue;
+    return std::move(result_);
+  }
+
+ private:
+  // Parts in the order their keys first appear.
+  void split() {
+    if constexpr (Partitioned<S, C>) {
+      std::map<std::string, std::size_t> index;
+      for (std::size_t i = 0; i < operations_.size(); ++i) {
+        std::string key = spec_.partition(operations_[i].command);
+        auto [it, fresh] = index.emplace(key, parts_.size());
+        if (fresh) {
+          parts_.emplace_back();
+          result_.partitions.push_back(std::move(key));
+        }
+        parts_[it->second].push_back(i);
+      }
+    } else {
+      parts_.emplace_back();
+      result_.partitions.emplace_back();
+      for (std::size_t i = 0; i < operations_.size(); ++i) parts_[0].push_back(i);
     }
-    DeadEnd<V> explanation = search.explain(initial, outcome == Outcome::stopped);
-    explanation.partition = result.partitions[p];
+  }
+
+  // A read the real-time order alone rules out: search just the few
+  // operations that show it. True when they are refuted (the explanation
+  // is then set); on running out of budget `undecided` is set. (Should
+  // that search not refute them, the spec broke its contract; the full
+  // search decides.)
+  bool refute_shadowed_read(std::size_t p, std::optional<DeadEnd<V>>& undecided) {
+    ShadowedRead shadowed = shadowed_read(spec_, initial_, operations_, parts_[p]);
+    if (shadowed.proof.empty()) return false;
+    Search small(spec_, operations_, std::move(shadowed.proof), options_.cache_bytes);
+    const Outcome outcome = small.run(initial_, allowance_);
+    if (outcome == Outcome::stopped) {
+      if (!undecided) {
+        undecided = small.explain(initial_, true);
+        undecided->partition = result_.partitions[p];
+        undecided->part_size = parts_[p].size();
+      }
+      return false;
+    }
+    if (outcome != Outcome::not_linearizable) return false;
+    // Decided. The few operations of the proof explain it unless a walk of
+    // the whole part finds where an order first gets stuck on that read.
+    result_.explanation = small.explain(initial_, false);
+    result_.explanation.longest = false;
+    explain_without_pruning(p, shadowed.read);
+    return true;
+  }
+
+  // Searches part `p` again without the lost-value rule, which cuts orders
+  // short, so that the explanation is a real dead end: a valid order, and
+  // the operation that cannot follow it. With a `target` (an operation
+  // known never to fit) it stops at the first dead end that operation
+  // blocks; without, it finds the deepest. What is left of the budget goes
+  // to it (no later part matters now); if it runs out, the deeper of its
+  // dead ends and the one already found explains.
+  void explain_without_pruning(std::size_t p, std::size_t target) {
+    Search full(spec_, operations_, parts_[p], options_.cache_bytes);
+    full.without_value_pruning();
+    if (target != Search::kNoTarget) full.stop_at(target);
+    Allowance rest = allowance_;
+    const Outcome outcome = full.run(initial_, rest);
+    allowance_.evaluations = rest.evaluations;
+    note_cache(full);
     if (outcome == Outcome::not_linearizable) {
-      result.verdict = Verdict::not_linearizable;
-      result.explanation = std::move(explanation);
-      result.orders.clear();
-      result.evaluations = allowance.evaluations;
-      return result;
+      result_.explanation = full.explain(initial_, false);
+      result_.explanation.longest = target == Search::kNoTarget;
+    } else if (outcome == Outcome::stopped &&
+               full.dead_end_depth() > result_.explanation.prefix.size()) {
+      result_.explanation = full.explain(initial_, false);
+      result_.explanation.longest = false;
     }
-    // Out of budget or time: later parts get nothing, but one of them could
-    // not be shown linearizable either; keep the first undecided part.
-    if (!undecided) undecided = std::move(explanation);
   }
-  result.evaluations = allowance.evaluations;
-  if (undecided) {
-    result.verdict = Verdict::undecided;
-    result.stop = allowance.stop;
-    result.explanation = std::move(*undecided);
-    result.orders.clear();
-  } else {
-    result.verdict = Verdict::linearizable;
+
+  HistoryResult<V> finish_not_linearizable(std::size_t p) {
+    result_.verdict = Verdict::not_linearizable;
+    result_.orders.clear();
+    result_.explanation.partition = result_.partitions[p];
+    result_.explanation.part_size = parts_[p].size();
+    // No order places every operation, so one that misses only one is longest.
+    if (result_.explanation.prefix.size() + 1 >= parts_[p].size()) {
+      result_.explanation.longest = true;
+    }
+    result_.evaluations = allowance_.evaluations;
+    return std::move(result_);
   }
-  return result;
-}
+
+  void note_cache(const Search& search) {
+    if (search.cache().size() > result_.cache_entries) {
+      result_.cache_entries = search.cache().size();
+      result_.cache_bytes = search.cache().bytes();
+    }
+    result_.cache_full = result_.cache_full || search.cache().full();
+  }
+
+  const S& spec_;
+  const M& initial_;
+  std::span<const Operation<C, R>> operations_;
+  const HistoryOptions& options_;
+  Allowance allowance_;
+  std::vector<std::vector<std::size_t>> parts_;
+  HistoryResult<V> result_;
+};
 
 }  // namespace merilo::linearize::detail
 
@@ -936,7 +962,7 @@ namespace merilo::linearize {
 
 template <class S, class M, class C, class R>
 auto check_history(const S& spec, const M& initial, std::span<const Operation<C, R>> operations,
-                   const Options& options) noexcept {
+                   const HistoryOptions& options) noexcept {
   static_assert(Model<M>,
                 "linearize::check_history: the model must be copyable, comparable with ==, and "
                 "hashable: trivially copyable without padding (fsm::ByteHashable) or with a "
@@ -947,7 +973,7 @@ auto check_history(const S& spec, const M& initial, std::span<const Operation<C,
   using V = violation_t<S, M, C, R>;
   HistoryResult<V> result;
   try {
-    return detail::check_parts<S, M, C, R, V>(spec, initial, operations, options);
+    return detail::PartsCheck<S, M, C, R, V>(spec, initial, operations, options).run();
   } catch (const std::bad_alloc&) {
     result.verdict = Verdict::crashed;
     result.error = "out of memory";
@@ -963,7 +989,7 @@ auto check_history(const S& spec, const M& initial, std::span<const Operation<C,
 
 template <class S, class M, class C, class R>
 auto check_history(const S& spec, const M& initial, const std::vector<Operation<C, R>>& operations,
-                   const Options& options) noexcept {
+                   const HistoryOptions& options) noexcept {
   return check_history(spec, initial, std::span<const Operation<C, R>>(operations), options);
 }
 
