@@ -357,7 +357,7 @@ class Checker {
     const std::string steps = thousands(result_.evaluations);
     switch (result_.verdict) {
       case lin::Verdict::linearizable:
-        fmt::print(out, "linearizable: {} ({}{}), {} steps, {:.2f} s\n",
+        fmt::print(out, "linearizable: {} ({}{}), {}, {:.2f} s\n",
                    counted(ops_.size(), "operation"), counted(history_.processes, "process"),
                    keys_text(), counted_text(steps, "step"), seconds_);
         break;
