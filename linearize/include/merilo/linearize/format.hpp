@@ -1,19 +1,26 @@
 // merilo/linearize/format.hpp — readable text for a check() result.
 //
-// `explain(result, describe_call, describe_violation)` renders a `Result`
-// from `check` as a few lines for a test report: the verdict, the order (or
-// the longest placed prefix), and at a dead end each thread's next call with
-// the reason it could not go next. The two callbacks turn a `CallRef` and a
-// violation into text; the layout is merilo's.
+// `explain(result, total_calls, describe_call, describe_violation)` renders
+// a `Result` from `check` as a few lines for a test report: the verdict, the
+// order (or the longest placed prefix, of `total_calls`), and at a dead end
+// each thread's next call with the reason it could not go next. The two callbacks turn a `CallRef`
+// and a violation into text; the layout is merilo's.
 //
-// Example:
+// Example (from docs/examples/linearize_check.cpp, where it is compiled and
+// its text checked; `threads` are the histories given to check(), 3 calls):
 //
-//   auto text = merilo::linearize::explain(
-//       result,
-//       [&](merilo::linearize::CallRef c) { return show(histories[c.history][c.index]); },
+// clang-format off
+//   std::string text = merilo::linearize::explain(
+//       result, 3,
+//       [&](merilo::linearize::CallRef c) {
+//         const auto& call = threads[c.history][c.index];
+//         return call.command.write ? "write " + std::to_string(call.command.value)
+//                                   : "read -> " + std::to_string(call.response);
+//       },
 //       [](const std::string& v) { return v; });
+// clang-format on
 //
-// which, for a stale read, reads like
+// which, for that stale read, is
 //
 //   not linearizable (4 evaluations, 3 ruled-out states)
 //   placed 2 of 3 calls:

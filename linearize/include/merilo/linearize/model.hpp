@@ -16,21 +16,24 @@
 // `next_model` is the state after `cmd` took effect. Both must be pure: the
 // checker calls them in any order, many times, on copies.
 //
-// Example (compiled as docs/examples/linearize_model.cpp):
+// Example (from docs/examples/linearize_custom_model.cpp, where it is
+// compiled and checked):
 //
 // clang-format off
 //   struct Counter {
 //     std::int64_t value = 0;
 //     friend bool operator==(const Counter&, const Counter&) = default;
 //   };
-//   enum class Op : std::uint8_t { inc, get };
+//   enum class Op : std::uint8_t { increment, read };
 //   struct CounterSpec {
 //     std::optional<std::string> postcondition(const Counter& m, Op op, std::int64_t got) const {
-//       if (op == Op::get && got != m.value) return "stale get";
+//       if (op == Op::read && got != m.value) {
+//         return "read " + std::to_string(got) + ", counter was " + std::to_string(m.value);
+//       }
 //       return std::nullopt;
 //     }
 //     Counter next_model(const Counter& m, Op op) const {
-//       return op == Op::inc ? Counter{m.value + 1} : m;
+//       return op == Op::increment ? Counter{m.value + 1} : m;
 //     }
 //   };
 // clang-format on
