@@ -37,7 +37,7 @@ void run(const Row& row) {
   o.info_per_mille = 2;
   if (row.stale) o.stale_read_at = row.operations / 2;
   const auto ops = sim::to_operations(sim::simulate_register(o));
-  Options limits;
+  HistoryOptions limits;
   limits.budget = 20'000'000;
   limits.cache_bytes = std::size_t{1} << 30U;
   double best = 1e300;

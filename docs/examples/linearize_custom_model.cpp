@@ -39,11 +39,11 @@ TEST(LinearizeDocs, ChecksARecordedCounterHistory) {
       {Op::read, 2, 12, 14},
       {Op::read, 1, 15, 16},  // went back from 2 to 1
   };
-  auto result = lin::check_history(CounterSpec{}, Counter{}, ops, lin::Options{});
+  auto result = lin::check_history(CounterSpec{}, Counter{}, ops, lin::HistoryOptions{});
   EXPECT_EQ(result.verdict, lin::Verdict::not_linearizable);
   ASSERT_TRUE(result.explanation.returned.has_value());
   EXPECT_EQ(*result.explanation.returned, 3U);  // stuck at the read of 1
 
   ops.pop_back();
-  EXPECT_TRUE(lin::check_history(CounterSpec{}, Counter{}, ops, lin::Options{}).ok());
+  EXPECT_TRUE(lin::check_history(CounterSpec{}, Counter{}, ops, lin::HistoryOptions{}).ok());
 }

@@ -39,7 +39,7 @@ std::string format_result(const ResultText& text) {
     return out;
   }
   fmt::format_to(it, "{} ({} evaluations, {} ruled-out states)\n", name(text.verdict),
-                 text.evaluations, text.memo_entries);
+                 text.evaluations, text.cache_entries);
   switch (text.verdict) {
     case Verdict::linearizable:
       fmt::format_to(it, "order:\n");

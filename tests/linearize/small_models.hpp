@@ -85,6 +85,19 @@ struct ValuesRegisterSpec : ReadOnlyRegisterSpec {
   }
 };
 
+/// The register declaring its values but not which calls always set them,
+/// so check_history prunes lost values in the search but cannot rule out a
+/// shadowed read before it.
+struct ValuesOnlyRegisterSpec : ReadOnlyRegisterSpec {
+  int value_of(const Reg& m) const { return m.value; }
+  std::optional<int> reads_value(const Cmd& c, const std::optional<Resp>& r) const {
+    return ValuesRegisterSpec{}.reads_value(c, r);
+  }
+  std::optional<int> writes_value(const Cmd& c, const std::optional<Resp>& r) const {
+    return ValuesRegisterSpec{}.writes_value(c, r);
+  }
+};
+
 /// A FIFO queue (FeedsBytes: a vector). Dequeue on empty answers -1.
 struct Queue {
   std::vector<int> items;

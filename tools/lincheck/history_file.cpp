@@ -2,8 +2,10 @@
 // fields, pair invokes with completions per process.
 #include "history_file.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <map>
+#include <streambuf>
 #include <utility>
 
 #include <fmt/format.h>
@@ -28,12 +30,49 @@ std::string one_of(const std::vector<std::string>& names) {
   return out;
 }
 
-std::string shown(const json& v) {
-  std::string s = v.dump();
-  constexpr std::size_t kMax = 40;
-  if (s.size() > kMax) s = s.substr(0, kMax) + "…";
-  return s;
+// How deep `[` and `{` may nest in one line: values are copied and printed
+// recursively, so a deeper one could overflow the stack.
+constexpr std::size_t kMaxDepth = 64;
+
+// The depth the brackets of `text` reach outside strings, stopping once it
+// passes kMaxDepth (the text need not be valid JSON).
+std::size_t nesting(const std::string& text) {
+  std::size_t depth = 0;
+  std::size_t deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size() && deepest <= kMaxDepth; ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
 }
+
+}  // namespace
+
+std::string clipped(std::string text, std::size_t max) {
+  if (text.size() <= max) return text;
+  std::size_t cut = max;
+  // Never cut a UTF-8 sequence in two.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;
+  text.resize(cut);
+  return text + "…";
+}
+
+std::string shown(const json& v) { return clipped(v.dump(), kMaxShown); }
+
+namespace {
 
 class Reader {
  public:
@@ -43,10 +82,15 @@ class Reader {
   std::optional<InputError> line(std::size_t number, const std::string& text) {
     line_ = number;
     if (text.find_first_not_of(" \t\r") == std::string::npos) return std::nullopt;
+    if (nesting(text) > kMaxDepth) {
+      return fail(fmt::format("values nest deeper than {} levels of [ and {{", kMaxDepth));
+    }
     json event;
     try {
       event = json::parse(text);
     } catch (const json::parse_error& e) {
+      return fail(fmt::format("malformed JSON ({})", short_reason(e)));
+    } catch (const json::exception& e) {  // a number too large for a double: 1e400
       return fail(fmt::format("malformed JSON ({})", short_reason(e)));
     }
     if (!event.is_object()) return fail("expected a JSON object, one event per line");
@@ -67,7 +111,7 @@ class Reader {
     ++out_.events;
     const json value = event.contains("value") ? event["value"] : json();
     if (type == "invoke") return invoke(process, f, value, key, instant);
-    return complete(process, type, f, value, instant);
+    return complete(process, type, f, value, key, instant);
   }
 
   std::optional<InputError> finish() {
@@ -79,14 +123,15 @@ class Reader {
   }
 
  private:
-  static std::string short_reason(const json::parse_error& e) {
+  static std::string short_reason(const json::exception& e) {
     // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 1,
     // column 5: syntax error while parsing value - invalid literal; last read: 'tru'";
-    // keep what follows the last ": " of its prefix.
+    // drop the bracketed id, and cut what it echoes of the input.
     std::string what = e.what();
-    const auto at = what.find("parse error at");
-    if (at != std::string::npos) what = what.substr(at);
-    return what;
+    if (const auto at = what.find("] "); what.starts_with("[json.") && at != std::string::npos) {
+      what = what.substr(at + 2);
+    }
+    return clipped(std::move(what), kMaxShown);
   }
 
   std::optional<InputError> fail(std::string message) const {
@@ -111,7 +156,7 @@ class Reader {
     if (!t->is_string()) return fail(fmt::format("\"type\" must be a string, got {}", shown(*t)));
     type = t->get<std::string>();
     if (type != "invoke" && type != "ok" && type != "fail" && type != "info") {
-      return fail(fmt::format("unknown type \"{}\" (expected invoke, ok, fail or info)", type));
+      return fail(fmt::format("unknown type {} (expected invoke, ok, fail or info)", shown(*t)));
     }
     return std::nullopt;
   }
@@ -124,8 +169,8 @@ class Reader {
     for (const auto& known : fs_) {
       if (f == known) return std::nullopt;
     }
-    return fail(
-        fmt::format("unknown f \"{}\" for the {} model (expected {})", f, model_, one_of(fs_)));
+    return fail(fmt::format("unknown f {} for the {} model (expected {})", shown(*it), model_,
+                            one_of(fs_)));
   }
 
   std::optional<InputError> field_time(const json& event, std::int64_t& instant) {
@@ -160,12 +205,12 @@ class Reader {
     return std::nullopt;
   }
 
+  // The key as JSON text: "1" (a string) and 1 (an integer) are different
+  // keys, and each is shown as it was written.
   std::optional<InputError> field_key(const json& event, std::optional<std::string>& key) const {
     const auto k = event.find("key");
     if (k == event.end() || k->is_null()) return std::nullopt;
-    if (k->is_string()) {
-      key = k->get<std::string>();
-    } else if (k->is_number_integer()) {
+    if (k->is_string() || k->is_number_integer()) {
       key = k->dump();
     } else {
       return fail(fmt::format("\"key\" must be a string or an integer, got {}", shown(*k)));
@@ -204,7 +249,7 @@ class Reader {
 
   std::optional<InputError> complete(std::uint64_t process, const std::string& type,
                                      const std::string& f, const json& value,
-                                     std::int64_t instant) {
+                                     const std::optional<std::string>& key, std::int64_t instant) {
     auto it = processes_.find(process);
     if (it == processes_.end() || !it->second.open) {
       return fail(fmt::format("{} for process {} without an invoke", type, process));
@@ -214,6 +259,13 @@ class Reader {
     if (op.f != f) {
       return fail(fmt::format("{} has f \"{}\" but process {} invoked \"{}\" on line {}", type, f,
                               process, op.f, op.invoke_line));
+    }
+    // A completion repeats its invoke's key or leaves it out.
+    if (key && key != op.key) {
+      return fail(fmt::format("{} has key {} but process {} invoked {} on line {}", type,
+                              clipped(*key, kMaxShown), process,
+                              op.key ? "with key " + clipped(*op.key, kMaxShown) : "without a key",
+                              op.invoke_line));
     }
     p.open.reset();
     op.complete_line = line_;
@@ -247,16 +299,38 @@ std::string InputError::text() const {
   return fmt::format("line {}: {}", line, message);
 }
 
-std::optional<InputError> read_history(std::istream& in, const std::vector<std::string>& fs,
-                                       const std::string& model, RawHistory& out) {
-  Reader reader(fs, model, out);
+std::optional<InputError> read_history(std::istream& in, const ReadOptions& options,
+                                       RawHistory& out) {
+  Reader reader(options.fs, options.model, out);
   std::string text;
   std::size_t number = 0;
-  while (std::getline(in, text)) {
+  for (;;) {
+    // Reads one line, never holding more than max_line_bytes of it.
+    text.clear();
+    bool any = false;
+    bool too_long = false;
+    std::streambuf* buf = in.rdbuf();
+    for (;;) {
+      const int c = buf->sbumpc();
+      if (c == std::char_traits<char>::eof()) break;
+      any = true;
+      if (c == '\n') break;
+      if (text.size() == options.max_line_bytes) {
+        too_long = true;
+        break;
+      }
+      text.push_back(static_cast<char>(c));
+    }
+    if (!any) break;
     ++number;
+    if (too_long) {
+      return InputError{number,
+                        fmt::format("longer than {} bytes (raise --max-line-bytes if it is meant "
+                                    "to be)",
+                                    options.max_line_bytes)};
+    }
     if (auto e = reader.line(number, text)) return e;
   }
-  if (in.bad()) return InputError{0, "could not read the input"};
   return reader.finish();
 }
 

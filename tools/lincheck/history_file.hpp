@@ -29,6 +29,7 @@ struct RawOp {
   std::string f;
   nlohmann::json argument;  ///< The invoke's value (null when absent).
   nlohmann::json result;    ///< The ok completion's value (null otherwise).
+  /// The key as JSON text (`"x"`, `1`): keys of different JSON types differ.
   std::optional<std::string> key;
   Completion completion = Completion::missing;
   std::int64_t invoked_at = 0;
@@ -52,12 +53,31 @@ struct InputError {
   [[nodiscard]] std::string text() const;
 };
 
-/// Reads `in`. On a bad line returns the first error; `fs` lists the f
-/// names the chosen model knows (for "unknown f" errors) and `model` names
-/// it.
-[[nodiscard]] std::optional<InputError> read_history(std::istream& in,
-                                                     const std::vector<std::string>& fs,
-                                                     const std::string& model, RawHistory& out);
+/// The longest line read by default (1 MiB).
+inline constexpr std::size_t kDefaultMaxLineBytes = std::size_t{1} << 20U;
+
+/// How much of a bad value an error message echoes, in bytes.
+inline constexpr std::size_t kMaxShown = 80;
+
+/// What `read_history` accepts.
+struct ReadOptions {
+  std::vector<std::string> fs;  ///< The f names the model knows (for "unknown f").
+  std::string model;            ///< The model's name, for messages.
+  std::size_t max_line_bytes = kDefaultMaxLineBytes;  ///< A longer line is an error.
+};
+
+/// Reads `in`. On a bad line returns the first error, naming the line. A
+/// line longer than `options.max_line_bytes` is an error read no further,
+/// and brackets nested deeper than 64 levels are refused before parsing,
+/// so any input costs memory in proportion to the history it holds.
+[[nodiscard]] std::optional<InputError> read_history(std::istream& in, const ReadOptions& options,
+                                                     RawHistory& out);
+
+/// `text`, cut to at most `max` bytes (on a UTF-8 boundary) plus "…".
+[[nodiscard]] std::string clipped(std::string text, std::size_t max);
+
+/// `v` as JSON, cut to kMaxShown bytes: how messages echo a bad value.
+[[nodiscard]] std::string shown(const nlohmann::json& v);
 
 }  // namespace merilo::lincheck
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <set>
@@ -36,12 +37,6 @@ std::optional<std::int64_t> as_int(const json& v) {
   }
   if (v.is_number_integer()) return v.get<std::int64_t>();
   return std::nullopt;
-}
-
-std::string shown(const json& v) {
-  std::string s = v.dump();
-  if (s.size() > 40) s = s.substr(0, 40) + "…";
-  return s;
 }
 
 InputError shape(const RawOp& op, std::size_t line, std::string what, const json& got) {
@@ -243,6 +238,15 @@ struct QueueAdapter {
 
 // --- output ------------------------------------------------------------------
 
+// "1 operation", "2 operations", "1 process", "3 processes".
+std::string counted_text(const std::string& n, const std::string& noun) {
+  if (n == "1") return "1 " + noun;
+  return n + " " + noun + (noun.ends_with("s") ? "es" : "s");
+}
+std::string counted(std::size_t n, const std::string& noun) {
+  return counted_text(std::to_string(n), noun);
+}
+
 std::string thousands(std::uint64_t n) {
   std::string digits = std::to_string(n);
   std::string out;
@@ -287,8 +291,9 @@ class Checker {
         raw_of_.push_back(i);
       }
     }
-    lin::Options options;
+    lin::HistoryOptions options;
     options.budget = args_.budget;
+    // check_args() bounds both, so neither conversion overflows.
     options.timeout =
         std::chrono::nanoseconds(static_cast<std::int64_t>(args_.timeout_seconds * 1e9));
     options.cache_bytes = args_.cache_mb << 20U;
@@ -321,10 +326,11 @@ class Checker {
   std::string keys_text() const {
     const std::size_t keys = result_.partitions.size();
     if (keys == 1 && result_.partitions[0].empty()) return "";
-    return fmt::format(", {} key{}", keys, keys == 1 ? "" : "s");
+    return ", " + counted(keys, "key");
   }
-  std::string key_of(const std::string& key) const {
-    return key.empty() ? std::string() : fmt::format(" of key \"{}\"", key);
+  // Keys are JSON text ("x" with its quotes, or 1), as the history wrote them.
+  static std::string key_of(const std::string& key) {
+    return key.empty() ? std::string() : fmt::format(" of key {}", clipped(key, kMaxShown));
   }
 
   // "write 3", "read -> 4", "cas [1, 2] -> fail", "write 5 -> info"
@@ -351,15 +357,21 @@ class Checker {
     const std::string steps = thousands(result_.evaluations);
     switch (result_.verdict) {
       case lin::Verdict::linearizable:
-        fmt::print(out, "linearizable: {} operations ({} processes{}), {} steps, {:.2f} s\n",
-                   ops_.size(), history_.processes, keys_text(), steps, seconds_);
+        fmt::print(out, "linearizable: {} ({}{}), {}, {:.2f} s\n",
+                   counted(ops_.size(), "operation"), counted(history_.processes, "process"),
+                   keys_text(), counted_text(steps, "step"), seconds_);
         break;
       case lin::Verdict::not_linearizable: {
         const std::size_t stuck = *e.returned;
-        fmt::print(out,
-                   "not linearizable: no valid order{} gets past {} of its {} operations; it "
-                   "gets stuck at the {} on line {} (process {}){}\n",
-                   key_of(e.partition), e.prefix.size(), e.part_size,
+        if (e.longest) {
+          fmt::print(out,
+                     "not linearizable: no valid order{} gets past {} of its {}; it gets stuck",
+                     key_of(e.partition), e.prefix.size(), counted(e.part_size, "operation"));
+        } else {
+          fmt::print(out, "not linearizable: a valid order{} places {} of its {}, then gets stuck",
+                     key_of(e.partition), e.prefix.size(), counted(e.part_size, "operation"));
+        }
+        fmt::print(out, " at the {} on line {} (process {}){}\n",
                    lin::describe(ops_[stuck].command), raw(stuck).invoke_line, raw(stuck).process,
                    args_.explain ? "" : " (--explain shows why)");
         break;
@@ -369,13 +381,13 @@ class Checker {
         break;  // reported by run()
       case lin::Verdict::undecided:
         fmt::print(out,
-                   "undecided: {} after placing {} of {} operations{}; this is not a pass "
+                   "undecided: {} after placing {} of {}{}; this is not a pass "
                    "(raise --budget{}){}\n",
-                   result_.stop == lin::Stop::timeout
+                   result_.stop == lin::SearchStop::timeout
                        ? fmt::format("the {:g} s timeout passed", args_.timeout_seconds)
-                       : fmt::format("the budget of {} steps ran out", steps),
-                   e.prefix.size(), e.part_size, key_of(e.partition),
-                   result_.stop == lin::Stop::timeout ? " or --timeout" : "",
+                       : fmt::format("the budget of {} ran out", counted_text(steps, "step")),
+                   e.prefix.size(), counted(e.part_size, "operation"), key_of(e.partition),
+                   result_.stop == lin::SearchStop::timeout ? " or --timeout" : "",
                    result_.cache_full ? "; the state cache filled up (raise --cache-mb)" : "");
         break;
     }
@@ -385,12 +397,13 @@ class Checker {
   void explain(std::ostream& out) const {
     const auto& e = result_.explanation;
     fmt::print(out, "\n  model    {}{}\n", A::kName,
-               e.partition.empty() ? "" : fmt::format(", key \"{}\"", e.partition));
-    fmt::print(out, "  history  {} operations from {} processes, {} events ({})\n", ops_.size(),
-               history_.processes, history_.events,
+               e.partition.empty() ? "" : ", key " + clipped(e.partition, kMaxShown));
+    fmt::print(out, "  history  {} from {}, {} ({})\n", counted(ops_.size(), "operation"),
+               counted(history_.processes, "process"), counted(history_.events, "event"),
                history_.timed ? "ordered by \"time\"" : "ordered by line");
-    fmt::print(out, "  search   {} steps, {} states cached ({:.1f} MB{}), {:.2f} s\n",
-               thousands(result_.evaluations), thousands(result_.cache_entries),
+    fmt::print(out, "  search   {}, {} cached ({:.1f} MB{}), {:.2f} s\n",
+               counted_text(thousands(result_.evaluations), "step"),
+               counted_text(thousands(result_.cache_entries), "state"),
                static_cast<double>(result_.cache_bytes) / (1024.0 * 1024.0),
                result_.cache_full ? ", full" : "", seconds_);
     if (result_.verdict == lin::Verdict::linearizable) {
@@ -405,10 +418,11 @@ class Checker {
     for (std::size_t i = from; i < prefix.size(); ++i)
       width = std::max(width, op_text(prefix[i]).size());
     for (const auto& c : e.candidates) width = std::max(width, op_text(c.operation).size());
-    const char* what = result_.verdict == lin::Verdict::not_linearizable
-                           ? "The longest valid order places"
-                           : "The longest partial order found places";
-    fmt::print(out, "\n{} {} of the {} operations{}.", what, prefix.size(), e.part_size,
+    const char* what = result_.verdict != lin::Verdict::not_linearizable
+                           ? "The longest partial order found places"
+                       : e.longest ? "The longest valid order places"
+                                   : "A valid order the search could not extend places";
+    fmt::print(out, "\n{} {} of the {}{}.", what, prefix.size(), counted(e.part_size, "operation"),
                key_of(e.partition));
     if (prefix.empty()) {
       fmt::print(out, "\n");
@@ -451,27 +465,74 @@ class Checker {
 template <class A>
 int run_model(const Args& args, std::istream& in, std::ostream& out, std::ostream& err) {
   RawHistory history;
-  if (auto e = read_history(in, A::fs(), A::kName, history)) {
+  ReadOptions read;
+  read.fs = A::fs();
+  read.model = A::kName;
+  read.max_line_bytes = args.max_line_bytes;
+  if (auto e = read_history(in, read, history)) {
     fmt::print(err, "merilo-lincheck: {}: {}\n", args.source, e->text());
     return kBadInput;
   }
   return Checker<A>(args, history).run(out, err);
 }
 
+/// Every model merilo-lincheck knows, with the adapter that runs it: the one
+/// place the list is spelled.
+struct ModelEntry {
+  const char* name;
+  int (*run)(const Args&, std::istream&, std::ostream&, std::ostream&);
+};
+constexpr ModelEntry kModels[] = {
+    {RegisterAdapter::kName, run_model<RegisterAdapter>},
+    {KvAdapter::kName, run_model<KvAdapter>},
+    {QueueAdapter::kName, run_model<QueueAdapter>},
+};
+
 }  // namespace
 
+std::string model_names(const char* separator, const char* last) {
+  std::string out;
+  const std::size_t n = std::size(kModels);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0) out += i + 1 == n ? last : separator;
+    out += kModels[i].name;
+  }
+  return out;
+}
+
 bool known_model(const std::string& name) {
-  return name == "register" || name == "kv" || name == "queue";
+  return std::any_of(std::begin(kModels), std::end(kModels),
+                     [&](const ModelEntry& m) { return name == m.name; });
+}
+
+std::string check_args(const Args& args) {
+  if (!known_model(args.model)) {
+    return fmt::format("unknown model \"{}\" (expected {})", clipped(args.model, kMaxShown),
+                       model_names(", ", " or "));
+  }
+  if (args.budget == 0) return "--budget must be at least 1";
+  if (!(args.timeout_seconds >= 0 && args.timeout_seconds <= kMaxTimeoutSeconds)) {
+    return fmt::format("--timeout must be a number of seconds from 0 (none) to {:g}",
+                       kMaxTimeoutSeconds);
+  }
+  constexpr std::size_t kMaxCacheMb = std::numeric_limits<std::size_t>::max() >> 20U;
+  if (args.cache_mb == 0 || args.cache_mb > kMaxCacheMb) {
+    return fmt::format("--cache-mb must be from 1 to {}", kMaxCacheMb);
+  }
+  if (args.max_line_bytes == 0) return "--max-line-bytes must be at least 1";
+  return {};
 }
 
 int run(const Args& args, std::istream& in, std::ostream& out, std::ostream& err) {
   try {
-    if (args.model == "register") return run_model<RegisterAdapter>(args, in, out, err);
-    if (args.model == "kv") return run_model<KvAdapter>(args, in, out, err);
-    if (args.model == "queue") return run_model<QueueAdapter>(args, in, out, err);
-    fmt::print(err, "merilo-lincheck: unknown model \"{}\" (expected register, kv or queue)\n",
-               args.model);
-    return kBadInput;
+    if (const std::string problem = check_args(args); !problem.empty()) {
+      fmt::print(err, "merilo-lincheck: {}\n", problem);
+      return kBadInput;
+    }
+    for (const ModelEntry& m : kModels) {
+      if (args.model == m.name) return m.run(args, in, out, err);
+    }
+    return kInternalError;  // check_args() knows every model
   } catch (const std::exception& e) {
     fmt::print(err, "merilo-lincheck: internal error: {}\n", e.what());
     return kInternalError;

@@ -22,19 +22,34 @@ enum Exit : int {
 
 /// What the command line asked for.
 struct Args {
-  std::string model;                  ///< register, kv or queue.
-  std::uint64_t budget = 10'000'000;  ///< Search steps (model evaluations).
-  double timeout_seconds = 0;         ///< 0 = none.
-  std::size_t cache_mb = 512;         ///< The state cache's memory cap.
+  std::string model;                                   ///< register, kv or queue.
+  std::uint64_t budget = 10'000'000;                   ///< Search steps (model evaluations).
+  double timeout_seconds = 0;                          ///< 0 = none.
+  std::size_t cache_mb = 512;                          ///< The state cache's memory cap.
+  std::size_t max_line_bytes = std::size_t{1} << 20U;  ///< A longer line is bad input.
   bool explain = false;
   std::string source = "-";  ///< The file's name, for messages ("-" = stdin).
 };
 
-/// The models merilo-lincheck knows, "register, kv or queue".
+/// The longest --timeout, in seconds (about 31 years): its nanoseconds fit
+/// an int64.
+inline constexpr double kMaxTimeoutSeconds = 1e9;
+
+/// Whether `name` is one of the models merilo-lincheck knows.
 [[nodiscard]] bool known_model(const std::string& name);
 
-/// Reads the history from `in`, checks it, writes the verdict to `out` and
-/// problems with the input to `err`; returns the exit code.
+/// The models' names joined: model_names(", ", " or ") is
+/// "register, kv or queue", model_names("|", "|") is "register|kv|queue".
+[[nodiscard]] std::string model_names(const char* separator, const char* last);
+
+/// What is wrong with `args` ("" when nothing): an unknown model, a zero
+/// budget, a timeout that is not a number from 0 to kMaxTimeoutSeconds, a
+/// cache too large to count in bytes.
+[[nodiscard]] std::string check_args(const Args& args);
+
+/// Checks `args`, reads the history from `in`, checks it, writes the
+/// verdict to `out` and problems with the input to `err`; returns the exit
+/// code. Never throws.
 [[nodiscard]] int run(const Args& args, std::istream& in, std::ostream& out, std::ostream& err);
 
 }  // namespace merilo::lincheck

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   using merilo::lincheck::Args;
   Args args;
   std::string file;
+  const std::string models = merilo::lincheck::model_names(", ", " or ");
   CLI::App app{
       "merilo-lincheck: is a recorded history linearizable?\n"
       "Reads JSON Lines events ({\"process\": 0, \"type\": \"invoke\", \"f\": \"write\", "
@@ -22,32 +23,32 @@ int main(int argc, char** argv) {
       "Exit status: 0 linearizable, 1 not linearizable, 2 undecided, 3 bad input, 4 internal "
       "error.",
       "merilo-lincheck"};
-  app.add_option("--model", args.model, "register, kv or queue")->required();
+  app.add_option("--model", args.model, models)->required();
   app.add_option("--budget", args.budget, "search steps before giving up as undecided")
-      ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  app.add_option("--timeout", args.timeout_seconds, "seconds before giving up as undecided")
-      ->check(CLI::PositiveNumber);
+  app.add_option("--timeout", args.timeout_seconds,
+                 "seconds before giving up as undecided (0: none)");
   app.add_option("--cache-mb", args.cache_mb, "memory for the search's state cache, in MiB")
-      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--max-line-bytes", args.max_line_bytes,
+                 "the longest line accepted; a longer one is bad input")
       ->capture_default_str();
   app.add_flag("--explain", args.explain, "show the deepest dead end or longest partial order");
   app.add_option("FILE", file, "the history (- reads standard input)")->required();
+  const std::string usage = fmt::format(
+      "usage: merilo-lincheck --model {} [--budget N] [--timeout SECONDS] "
+      "[--cache-mb MB] [--max-line-bytes N] [--explain] FILE",
+      merilo::lincheck::model_names("|", "|"));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(std::cerr,
-               "merilo-lincheck: {}\nusage: merilo-lincheck --model register|kv|queue "
-               "[--budget N] [--timeout SECONDS] [--explain] FILE\n",
-               e.what());
+    fmt::print(std::cerr, "merilo-lincheck: {}\n{}\n", e.what(), usage);
     return merilo::lincheck::kBadInput;
   }
-  if (!merilo::lincheck::known_model(args.model)) {
-    fmt::print(std::cerr,
-               "merilo-lincheck: unknown model \"{}\" (expected register, kv or queue)\n",
-               args.model);
+  if (const std::string problem = merilo::lincheck::check_args(args); !problem.empty()) {
+    fmt::print(std::cerr, "merilo-lincheck: {}\n{}\n", problem, usage);
     return merilo::lincheck::kBadInput;
   }
   args.source = file == "-" ? "<stdin>" : file;

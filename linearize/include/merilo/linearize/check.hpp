@@ -16,22 +16,28 @@
 // the deepest dead end (the longest prefix it could place, and for each
 // thread's next call either the violation its postcondition gave or the call
 // that overtook it), or `undecided` once `budget` postcondition evaluations
-// are spent — which is a failure, never a pass.
+// are spent (`stop == SearchStop::budget`) — which is a failure, never a
+// pass.
 //
-// This is the checker the parallel tester runs after every race: a few
-// threads, a few calls each. For long histories recorded from real systems
+// This is the checker for a few threads making a few calls each, such as a
+// test that races threads against a concurrent object and records what each
+// call returned and when. For long histories recorded from real systems
 // (many processes, operations that never returned) use `check_history` in
 // history.hpp, which scales further.
 //
-// Example (a register: write v, read -> v):
+// Example (compiled in docs/examples/linearize_check.cpp, with a register
+// model `Reg`, commands `Cmd{write, value}` and its `RegSpec`): thread 0
+// wrote 1 during [0, 10]; thread 1 read 1 during [2, 5], then 0 during
+// [6, 12].
 //
-//   using Hist = merilo::linearize::History<Op, std::int64_t>;
-//   std::vector<Hist> histories = {
-//       {{Op{.write = 1}, 0, /*invoked*/ 0, /*returned*/ 10}},
-//       {{Op{.read = true}, 1, 5, 8}, {Op{.read = true}, 0, 9, 12}},
+// clang-format off
+//   std::vector<lin::History<Cmd, std::int64_t>> threads = {
+//       {{Cmd{true, 1}, 0, 0, 10}},
+//       {{Cmd{false, 0}, 1, 2, 5}, {Cmd{false, 0}, 0, 6, 12}},
 //   };
-//   auto result = merilo::linearize::check(RegisterSpec{}, Reg{0}, histories, 10'000);
+//   auto result = lin::check(RegSpec{}, Reg{0}, threads, /*budget=*/10'000);
 //   // result.verdict == Verdict::not_linearizable: once 1 was read, 0 cannot be.
+// clang-format on
 //
 // How it searches: depth first over each thread's next call, remembering
 // every (positions in each history, model) state it has ruled out. That
@@ -60,8 +66,7 @@ namespace merilo::linearize {
 
 /// One call a thread made: what it asked, what it got, and when.
 ///
-/// Instants are in any one monotonic unit (`steady_clock` nanoseconds in
-/// merilo's parallel runner).
+/// Instants are in any one monotonic unit (`steady_clock` nanoseconds, say).
 template <class C, class R>
 struct Call {
   C command;                     ///< What the thread asked for.
@@ -105,21 +110,16 @@ struct Explanation {
   std::vector<NextCall<V>> next;  ///< Each unfinished thread's next call.
 };
 
-/// What `check` found.
+/// What `check` found: the fields of every check's result (`SearchResult`:
+/// verdict, stop, evaluations, cache_entries — the ruled-out states
+/// remembered —, error, ok()) and the order or dead end.
 template <class V>
-struct Result {
-  Verdict verdict = Verdict::undecided;
+struct Result : SearchResult {
   /// When linearizable: every call, in an order that satisfies the model.
   std::vector<CallRef> order;
   /// When not linearizable: the deepest dead end. When undecided: the
   /// longest prefix placed before the budget ran out (`next` is empty).
   Explanation<V> explanation;
-  std::uint64_t evaluations = 0;   ///< Postcondition evaluations spent.
-  std::uint64_t memo_entries = 0;  ///< Ruled-out states remembered.
-  std::string error;               ///< Set for usage_error and crashed.
-
-  /// True only for `linearizable`.
-  [[nodiscard]] bool ok() const noexcept { return verdict == Verdict::linearizable; }
 };
 
 /// Checks that `histories` (one per thread) are linearizable with respect to

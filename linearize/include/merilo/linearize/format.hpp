@@ -1,19 +1,26 @@
 // merilo/linearize/format.hpp — readable text for a check() result.
 //
-// `explain(result, describe_call, describe_violation)` renders a `Result`
-// from `check` as a few lines for a test report: the verdict, the order (or
-// the longest placed prefix), and at a dead end each thread's next call with
-// the reason it could not go next. The two callbacks turn a `CallRef` and a
-// violation into text; the layout is merilo's.
+// `explain(result, total_calls, describe_call, describe_violation)` renders
+// a `Result` from `check` as a few lines for a test report: the verdict, the
+// order (or the longest placed prefix, of `total_calls`), and at a dead end
+// each thread's next call with the reason it could not go next. The two callbacks turn a `CallRef`
+// and a violation into text; the layout is merilo's.
 //
-// Example:
+// Example (from docs/examples/linearize_check.cpp, where it is compiled and
+// its text checked; `threads` are the histories given to check(), 3 calls):
 //
-//   auto text = merilo::linearize::explain(
-//       result,
-//       [&](merilo::linearize::CallRef c) { return show(histories[c.history][c.index]); },
+// clang-format off
+//   std::string text = merilo::linearize::explain(
+//       result, 3,
+//       [&](merilo::linearize::CallRef c) {
+//         const auto& call = threads[c.history][c.index];
+//         return call.command.write ? "write " + std::to_string(call.command.value)
+//                                   : "read -> " + std::to_string(call.response);
+//       },
 //       [](const std::string& v) { return v; });
+// clang-format on
 //
-// which, for a stale read, reads like
+// which, for that stale read, is
 //
 //   not linearizable (4 evaluations, 3 ruled-out states)
 //   placed 2 of 3 calls:
@@ -52,7 +59,7 @@ struct ResultText {
   Verdict verdict = Verdict::undecided;
   std::string error;
   std::uint64_t evaluations = 0;
-  std::uint64_t memo_entries = 0;
+  std::uint64_t cache_entries = 0;
   std::size_t total_calls = 0;
   std::vector<Line> placed;  // the order, or the prefix
   std::vector<Next> next;
@@ -74,7 +81,7 @@ template <class V, class DescribeCall, class DescribeViolation>
   text.verdict = result.verdict;
   text.error = result.error;
   text.evaluations = result.evaluations;
-  text.memo_entries = result.memo_entries;
+  text.cache_entries = result.cache_entries;
   text.total_calls = total_calls;
   const std::vector<CallRef>& placed =
       result.verdict == Verdict::linearizable ? result.order : result.explanation.prefix;

@@ -46,7 +46,7 @@
 //     size of the concurrency) plus a bitset of the pending operations
 //     placed; a state with more pending operations placed than one that
 //     already failed fails too, and is skipped.
-//   * A budget: `Options::budget` model evaluations and an optional
+//   * A budget: `HistoryOptions::budget` model evaluations and an optional
 //     `timeout`. When either runs out, the verdict is `undecided` (with the
 //     longest partial linearization found), never a hang.
 //
@@ -59,7 +59,7 @@
 // NOTE: memory. The search keeps one stack frame (an index and a model) per
 // placed operation and a cache entry per visited state (a position per
 // chain — about one per process — a bit per pending operation, and the
-// model). The cache is capped at `Options::cache_bytes`; once full it stops
+// model). The cache is capped at `HistoryOptions::cache_bytes`; once full it stops
 // remembering new states. The search stays correct — it may only revisit
 // states — and the budget still bounds it, so a full cache shows up as
 // more evaluations, never as an out-of-memory kill.
@@ -71,7 +71,7 @@
 #ifndef MERILO_LINEARIZE_HISTORY_HPP
 #define MERILO_LINEARIZE_HISTORY_HPP
 
-#include <chrono>    // Options::timeout
+#include <chrono>    // HistoryOptions::timeout
 #include <cstddef>   // std::size_t
 #include <cstdint>   // instants, counters
 #include <limits>    // kNever
@@ -97,7 +97,7 @@ struct Operation {
 };
 
 /// Bounds of one `check_history`.
-struct Options {
+struct HistoryOptions {
   /// Model evaluations (postcondition or next_model calls, one per node the
   /// search visits) over all parts together.
   std::uint64_t budget = 10'000'000;
@@ -106,13 +106,6 @@ struct Options {
   std::chrono::nanoseconds timeout{0};
   /// The most memory the state cache may use, in bytes (estimated).
   std::size_t cache_bytes = std::size_t{512} << 20U;
-};
-
-/// Why a check ended undecided.
-enum class Stop : std::uint8_t {
-  none,     ///< It did not: the verdict is final.
-  budget,   ///< `Options::budget` evaluations were spent.
-  timeout,  ///< `Options::timeout` passed.
 };
 
 /// An operation that could have gone next at a dead end, and why it did not.
@@ -128,9 +121,16 @@ struct Candidate {
 /// (undecided).
 template <class V>
 struct DeadEnd {
-  std::string partition;            ///< The part's key ("" when not partitioned).
-  std::size_t part_size = 0;        ///< Operations in that part.
-  std::vector<std::size_t> prefix;  ///< The longest placed order, as operation indices.
+  std::string partition;      ///< The part's key ("" when not partitioned).
+  std::size_t part_size = 0;  ///< Operations in that part.
+  /// A valid order (operation indices): not linearizable, one the search
+  /// could not extend past `returned`; undecided, the longest placed.
+  std::vector<std::size_t> prefix;
+  /// Not linearizable: no valid order places more operations than `prefix`
+  /// (the search that found it walked every order). False when it was
+  /// stopped early, by its budget or at the first dead end on a read the
+  /// real-time order rules out: `prefix` is then real but maybe not longest.
+  bool longest = false;
   /// Not linearizable: the operation whose return ended the search there —
   /// one of the candidates had to be placed before it returned.
   std::optional<std::size_t> returned;
@@ -139,23 +139,17 @@ struct DeadEnd {
   static constexpr std::size_t kMaxCandidates = 32;
 };
 
-/// What `check_history` found.
+/// What `check_history` found: the fields of every check's result
+/// (`SearchResult`: verdict, stop, evaluations, cache_entries, error, ok())
+/// and the orders or dead end of a recorded history.
 template <class V>
-struct HistoryResult {
-  Verdict verdict = Verdict::undecided;
-  Stop stop = Stop::none;
+struct HistoryResult : SearchResult {
   /// Linearizable: one order per part (operation indices), in `partitions` order.
   std::vector<std::vector<std::size_t>> orders;
   std::vector<std::string> partitions;  ///< The parts' keys, in the order checked.
   DeadEnd<V> explanation;               ///< Not linearizable or undecided.
-  std::uint64_t evaluations = 0;        ///< Model evaluations spent.
-  std::size_t cache_entries = 0;        ///< States remembered (largest part).
-  std::size_t cache_bytes = 0;          ///< Their estimated memory (largest part).
+  std::size_t cache_bytes = 0;          ///< The cache's estimated memory (largest part).
   bool cache_full = false;              ///< The cache reached `cache_bytes`.
-  std::string error;                    ///< Set for usage_error and crashed.
-
-  /// True only for `linearizable`.
-  [[nodiscard]] bool ok() const noexcept { return verdict == Verdict::linearizable; }
 };
 
 /// Checks a recorded history (see the top of this file). Returns a
@@ -163,13 +157,13 @@ struct HistoryResult {
 template <class S, class M, class C, class R>
 [[nodiscard]] auto check_history(const S& spec, const M& initial,
                                  std::span<const Operation<C, R>> operations,
-                                 const Options& options) noexcept;
+                                 const HistoryOptions& options) noexcept;
 
 /// The same, for a vector of operations.
 template <class S, class M, class C, class R>
 [[nodiscard]] auto check_history(const S& spec, const M& initial,
                                  const std::vector<Operation<C, R>>& operations,
-                                 const Options& options) noexcept;
+                                 const HistoryOptions& options) noexcept;
 
 }  // namespace merilo::linearize
 

@@ -16,18 +16,27 @@
 // `next_model` is the state after `cmd` took effect. Both must be pure: the
 // checker calls them in any order, many times, on copies.
 //
-// Example:
+// Example (from docs/examples/linearize_custom_model.cpp, where it is
+// compiled and checked):
 //
-//   struct Counter { std::int64_t value = 0; friend bool operator==(const Counter&, const Counter&)
-//   = default; }; enum class Op : std::uint8_t { inc, get }; struct CounterSpec {
+// clang-format off
+//   struct Counter {
+//     std::int64_t value = 0;
+//     friend bool operator==(const Counter&, const Counter&) = default;
+//   };
+//   enum class Op : std::uint8_t { increment, read };
+//   struct CounterSpec {
 //     std::optional<std::string> postcondition(const Counter& m, Op op, std::int64_t got) const {
-//       if (op == Op::get && got != m.value) return "stale get";
+//       if (op == Op::read && got != m.value) {
+//         return "read " + std::to_string(got) + ", counter was " + std::to_string(m.value);
+//       }
 //       return std::nullopt;
 //     }
 //     Counter next_model(const Counter& m, Op op) const {
-//       return op == Op::inc ? Counter{m.value + 1} : m;
+//       return op == Op::increment ? Counter{m.value + 1} : m;
 //     }
 //   };
+// clang-format on
 //
 // NOTE: `Counter` above is `fsm::ByteHashable` (trivially copyable, no
 // padding), so its bytes are its identity. A model holding a std::string, a
@@ -41,6 +50,7 @@
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint64_t
 #include <optional>     // postcondition results
+#include <string>       // SearchResult::error
 #include <type_traits>  // std::remove_cvref_t
 #include <utility>      // std::declval
 
@@ -92,6 +102,27 @@ enum class Verdict : std::uint8_t {
 
 /// "linearizable", "not linearizable", "undecided", "usage error", "crashed".
 [[nodiscard]] const char* name(Verdict v) noexcept;
+
+/// Why a check ended undecided.
+enum class SearchStop : std::uint8_t {
+  none,     ///< It did not: the verdict is final.
+  budget,   ///< The budget of evaluations was spent.
+  timeout,  ///< The time limit passed (`HistoryOptions::timeout`).
+};
+
+/// What every check's result says, whichever checker ran: `check` returns
+/// a `Result<V>` and `check_history` a `HistoryResult<V>`, both built on
+/// this.
+struct SearchResult {
+  Verdict verdict = Verdict::undecided;  ///< What the check concluded.
+  SearchStop stop = SearchStop::none;    ///< When undecided: what ran out.
+  std::uint64_t evaluations = 0;         ///< Model evaluations spent.
+  std::size_t cache_entries = 0;         ///< States remembered (ruled out or visited).
+  std::string error;                     ///< Set for usage_error and crashed.
+
+  /// True only for `linearizable`.
+  [[nodiscard]] bool ok() const noexcept { return verdict == Verdict::linearizable; }
+};
 
 }  // namespace merilo::linearize
 

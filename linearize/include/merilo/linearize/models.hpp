@@ -25,7 +25,7 @@
 //       {RegisterCmd::write(3), RegisterResponse{}, 0, 10},
 //       {RegisterCmd::read(), RegisterResponse::of(3), 5, 12},
 //   };
-//   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, Options{});
+//   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, HistoryOptions{});
 //
 // NOTE: an operation whose response is unknown (`std::nullopt`) may take
 // effect at any time after its invoke or never; these specs give every

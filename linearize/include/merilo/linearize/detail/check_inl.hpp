@@ -4,6 +4,7 @@
 #ifndef MERILO_LINEARIZE_DETAIL_CHECK_INL_HPP
 #define MERILO_LINEARIZE_DETAIL_CHECK_INL_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -116,13 +117,14 @@ class ShortSearch {
         result.order = order_;
         return finish(std::move(result));
       }
-      if (order_.size() > longest_.size()) longest_ = order_;
+      if (order_.size() > longest_.size()) catch_up(longest_, longest_low_);
       switch (step()) {
         case Move::descended:
           break;
         case Move::out_of_budget:
           result.verdict = Verdict::undecided;
-          result.explanation.prefix = longest_;
+          result.stop = SearchStop::budget;
+          result.explanation.prefix = std::move(longest_);
           return finish(std::move(result));
         case Move::dead_end:
           backtrack();
@@ -141,9 +143,20 @@ class ShortSearch {
   };
   enum class Move : std::uint8_t { descended, dead_end, out_of_budget };
 
+  // Makes `copy` equal to order_. It already agrees with order_ on its
+  // first `low` calls (order_ has not shrunk below that since the last
+  // catch-up), so only the rest is copied: over a search, the copying costs
+  // no more than the pushes, and time stays proportional to evaluations.
+  void catch_up(std::vector<CallRef>& copy, std::size_t& low) const {
+    copy.resize(std::min({low, copy.size(), order_.size()}));
+    copy.insert(copy.end(), order_.begin() + static_cast<std::ptrdiff_t>(copy.size()),
+                order_.end());
+    low = order_.size();
+  }
+
   Result<V> finish(Result<V> result) const {
     result.evaluations = evaluations_;
-    result.memo_entries = memo_.size();
+    result.cache_entries = memo_.size();
     return result;
   }
 
@@ -203,6 +216,8 @@ class ShortSearch {
     if (!order_.empty()) {
       --positions_[order_.back().history];
       order_.pop_back();
+      longest_low_ = std::min(longest_low_, order_.size());
+      deepest_low_ = std::min(deepest_low_, order_.size());
     }
   }
 
@@ -210,7 +225,7 @@ class ShortSearch {
   // These evaluations explain; they are not part of the search's budget.
   void record_dead_end() {
     have_deepest_ = true;
-    deepest_.prefix = order_;
+    catch_up(deepest_.prefix, deepest_low_);
     deepest_.next.clear();
     const M& model = frames_.back().model;
     for (std::size_t thread = 0; thread < histories_.size(); ++thread) {
@@ -239,6 +254,8 @@ class ShortSearch {
   std::vector<std::uint32_t> positions_;
   std::vector<CallRef> order_;
   std::vector<CallRef> longest_;
+  std::size_t longest_low_ = 0;  // longest_ and order_ agree below this
+  std::size_t deepest_low_ = 0;  // deepest_.prefix and order_ agree below this
   std::vector<Frame> frames_;
   StateMemo<M> memo_;
   Explanation<V> deepest_;
