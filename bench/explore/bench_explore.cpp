@@ -37,11 +37,10 @@ class Counters {
     return {};
   }
   [[nodiscard]] const World& world() const { return w_; }
-  [[nodiscard]] ex::Status check() const { return {}; }
   [[nodiscard]] std::string tuple() const { return w_.v[0] == K ? "full" : "open"; }
   [[nodiscard]] bool settled() const { return true; }
   [[nodiscard]] std::string describe(ex::Kind k) const { return "inc " + std::to_string(k); }
-  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+  [[nodiscard]] std::array<ex::Invariant<Counters>, 0> invariants() const { return {}; }
   void restore(const World& w) { w_ = w; }
 
  private:

@@ -32,13 +32,12 @@ class Counter {
     return {};
   }
   [[nodiscard]] const World& world() const { return w_; }
-  [[nodiscard]] ex::Status check() const {
-    return w_.value < 3 ? ex::Status{} : ex::Status::broken("stays below 3");
-  }
   [[nodiscard]] std::string tuple() const { return "counter:" + std::to_string(w_.value); }
   [[nodiscard]] bool settled() const { return false; }
   [[nodiscard]] std::string describe(ex::Kind k) const { return k == 0 ? "inc" : "reset"; }
-  [[nodiscard]] std::array<const char*, 1> invariants() const { return {"stays below 3"}; }
+  [[nodiscard]] std::array<ex::Invariant<Counter>, 1> invariants() const {
+    return {{{"stays below 3", [](const Counter& c) { return c.w_.value < 3; }}}};
+  }
 
  private:
   World w_{};

@@ -45,17 +45,19 @@ class System {
     return {};
   }
   [[nodiscard]] const World& world() const { return w_; }
-  [[nodiscard]] ex::Status check() const {
-    if (w_.level > kCapacity)
-      return ex::Status::broken("never overflows", "level " + std::to_string(w_.level));
-    return {};
-  }
   [[nodiscard]] std::string tuple() const { return w_.level == 0 ? "tank:empty" : "tank:filled"; }
   [[nodiscard]] bool settled() const { return false; }
   [[nodiscard]] std::string describe(ex::Kind k) const { return k == 0 ? "fill" : "drain"; }
-  [[nodiscard]] std::array<const char*, 1> invariants() const { return {"never overflows"}; }
+  [[nodiscard]] std::array<ex::Invariant<System>, 1> invariants() const {
+    return {{{"never overflows", [](const System& s) { return s.within_capacity(); }}}};
+  }
 
  private:
+  [[nodiscard]] ex::Verdict within_capacity() const {
+    if (w_.level <= kCapacity) return true;
+    return ex::Verdict::fails("level " + std::to_string(w_.level));
+  }
+
   World w_{};
 };
 

@@ -35,16 +35,16 @@ struct DoorSystem {
     return {};
   }
   const World& world() const { return w; }
-  ex::Status check() const {
-    return w.opened <= 3 ? ex::Status{} : ex::Status::broken("at most 3 opens");
-  }
   std::string tuple() const { return w.door.is_open ? "door:open" : "door:closed"; }
   bool settled() const { return false; }
   std::string describe(ex::Kind k) const { return k == 0 ? "open" : "close"; }
-  std::array<const char*, 1> invariants() const { return {"at most 3 opens"}; }
+  // 3. The invariants: each a name and a predicate, listed once.
+  std::array<ex::Invariant<DoorSystem>, 1> invariants() const {
+    return {{{"at most 3 opens", [](const DoorSystem& s) { return s.w.opened <= 3; }}}};
+  }
 };
 
-// 3. A test: every reachable world, checked.
+// 4. A test: every reachable world, checked.
 TEST(Door, NeverOpensMoreThanThreeTimes) {
   DoorSystem sys;
   auto result = merilo::testing::explore(sys, {.max_states = 1000, .require_complete = true});

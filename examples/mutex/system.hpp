@@ -113,14 +113,10 @@ class System {
   [[nodiscard]] const World& world() const { return w_; }
   void restore(const World& w) { w_ = w; }
 
-  [[nodiscard]] ex::Status check() const {
-    std::size_t holding = 0;
-    for (const Client& c : w_.clients) holding += c.state() == ClientState::holding ? 1U : 0U;
-    if (holding > 1) {
-      return ex::Status::broken("at most one client holds the lock",
-                                std::to_string(holding) + " clients hold it");
-    }
-    return {};
+  /// The invariants, each a name and a predicate, listed once.
+  [[nodiscard]] std::array<ex::Invariant<System>, 1> invariants() const {
+    return {{{"at most one client holds the lock",
+              [](const System& s) { return s.at_most_one_holder(); }}}};
   }
 
   [[nodiscard]] std::string tuple() const {
@@ -147,11 +143,14 @@ class System {
     return "duplicate " + show(w_.net[k - kDuplicate]);
   }
 
-  [[nodiscard]] std::array<const char*, 1> invariants() const {
-    return {"at most one client holds the lock"};
+ private:
+  [[nodiscard]] ex::Verdict at_most_one_holder() const {
+    std::size_t holding = 0;
+    for (const Client& c : w_.clients) holding += c.state() == ClientState::holding ? 1U : 0U;
+    if (holding <= 1) return true;
+    return ex::Verdict::fails(std::to_string(holding) + " clients hold it");
   }
 
- private:
   static std::string show(const Message& m) {
     const std::string who = "c" + std::to_string(m.client) + "#" + std::to_string(m.seq);
     if (m.type == Msg::grant || m.type == Msg::deny) {

@@ -111,17 +111,12 @@ class System {
   [[nodiscard]] const World& world() const { return w_; }
   void restore(const World& w) { w_ = w; }
 
-  [[nodiscard]] ex::Status check() const {
-    const State s = w_.order.state();
-    if (s == State::paid && w_.charged == 0) {
-      return ex::Status::broken("paid only after the provider charged",
-                                "paid, but nothing was charged");
-    }
-    if (w_.timer != 0 && s != State::pending) {
-      return ex::Status::broken("the timer runs only while pending",
-                                "timer armed in " + std::string(name(s)));
-    }
-    return {};
+  /// The invariants, each a name and a predicate, listed once.
+  [[nodiscard]] std::array<ex::Invariant<System>, 2> invariants() const {
+    return {{{"paid only after the provider charged",
+              [](const System& s) { return s.paid_after_charge(); }},
+             {"the timer runs only while pending",
+              [](const System& s) { return s.timer_only_while_pending(); }}}};
   }
 
   [[nodiscard]] std::string tuple() const {
@@ -144,11 +139,17 @@ class System {
     return std::string(verb) + " " + std::string(name(m)) + " " + dir;
   }
 
-  [[nodiscard]] std::array<const char*, 2> invariants() const {
-    return {"paid only after the provider charged", "the timer runs only while pending"};
+ private:
+  [[nodiscard]] ex::Verdict paid_after_charge() const {
+    if (w_.order.state() != State::paid || w_.charged != 0) return true;
+    return ex::Verdict::fails("paid, but nothing was charged");
+  }
+  [[nodiscard]] ex::Verdict timer_only_while_pending() const {
+    const State s = w_.order.state();
+    if (w_.timer == 0 || s == State::pending) return true;
+    return ex::Verdict::fails("timer armed in " + std::string(name(s)));
   }
 
- private:
   // Fires `e` at the order as its holder would, performing the actions.
   ex::Status fire(Event e) {
     const Mode before = w_.order.mode();

@@ -63,14 +63,6 @@ class System {
   }
 
   [[nodiscard]] const World& world() const { return world_; }
-  [[nodiscard]] merilo::explore::Status check() const {
-    if (world_.passed > world_.paid) {
-      return merilo::explore::Status::broken(
-          "no one passes without paying",
-          std::to_string(world_.passed) + " passed, " + std::to_string(world_.paid) + " paid");
-    }
-    return {};
-  }
   [[nodiscard]] std::string tuple() const {
     return "turnstile:" + std::string(name(world_.machine.state()));
   }
@@ -79,12 +71,19 @@ class System {
   [[nodiscard]] std::string describe(merilo::explore::Kind k) const {
     return k == kCoin ? "coin" : "push";
   }
-  [[nodiscard]] std::array<const char*, 1> invariants() const {
-    return {"no one passes without paying"};
+  /// The invariants, each a name and a predicate, listed once.
+  [[nodiscard]] std::array<merilo::explore::Invariant<System>, 1> invariants() const {
+    return {{{"no one passes without paying", [](const System& s) { return s.paid_for_all(); }}}};
   }
   void restore(const World& w) { world_ = w; }
 
  private:
+  [[nodiscard]] merilo::explore::Verdict paid_for_all() const {
+    if (world_.passed <= world_.paid) return true;
+    return merilo::explore::Verdict::fails(std::to_string(world_.passed) + " passed, " +
+                                           std::to_string(world_.paid) + " paid");
+  }
+
   World world_{};
 };
 

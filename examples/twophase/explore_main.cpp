@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include <merilo/explore/explore.hpp>
-#include <merilo/explore/trace.hpp>
+#include <merilo/explore/replay.hpp>
 
 #include <twophase/system.hpp>
 

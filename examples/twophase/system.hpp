@@ -118,30 +118,12 @@ class System {
   [[nodiscard]] const World& world() const { return w_; }
   void restore(const World& w) { w_ = w; }
 
-  [[nodiscard]] ex::Status check() const {
-    if (w_.coordinator.decided_commit()) {
-      for (std::size_t v = 0; v < kVoters; ++v) {
-        const VoterState s = w_.voters[v].state();
-        if (s != VoterState::prepared && s != VoterState::committed) {
-          return ex::Status::broken("commit only after every voter voted yes",
-                                    "the coordinator decided commit while v" + std::to_string(v) +
-                                        " is " + std::string(name(s)));
-        }
-      }
-    }
-    const Decision logged = w_.coordinator.logged();
-    const VoterState contradicts = logged == Decision::commit  ? VoterState::aborted
-                                   : logged == Decision::abort ? VoterState::committed
-                                                               : VoterState::none;
-    for (std::size_t v = 0; v < kVoters; ++v) {
-      if (contradicts != VoterState::none && w_.voters[v].state() == contradicts) {
-        return ex::Status::broken(
-            "no voter's outcome contradicts the log",
-            "the log says " + std::string(logged == Decision::commit ? "commit" : "abort") +
-                " but v" + std::to_string(v) + " " + std::string(name(contradicts)));
-      }
-    }
-    return {};
+  /// The invariants, each a name and a predicate, listed once.
+  [[nodiscard]] std::array<ex::Invariant<System>, 2> invariants() const {
+    return {{{"commit only after every voter voted yes",
+              [](const System& s) { return s.commit_after_all_yes(); }},
+             {"no voter's outcome contradicts the log",
+              [](const System& s) { return s.outcomes_match_log(); }}}};
   }
 
   [[nodiscard]] std::string tuple() const {
@@ -172,11 +154,34 @@ class System {
     return "coordinator recovers";
   }
 
-  [[nodiscard]] std::array<const char*, 2> invariants() const {
-    return {"commit only after every voter voted yes", "no voter's outcome contradicts the log"};
+ private:
+  [[nodiscard]] ex::Verdict commit_after_all_yes() const {
+    if (!w_.coordinator.decided_commit()) return true;
+    for (std::size_t v = 0; v < kVoters; ++v) {
+      const VoterState s = w_.voters[v].state();
+      if (s != VoterState::prepared && s != VoterState::committed) {
+        return ex::Verdict::fails("the coordinator decided commit while v" + std::to_string(v) +
+                                  " is " + std::string(name(s)));
+      }
+    }
+    return true;
   }
 
- private:
+  [[nodiscard]] ex::Verdict outcomes_match_log() const {
+    const Decision logged = w_.coordinator.logged();
+    const VoterState contradicts = logged == Decision::commit  ? VoterState::aborted
+                                   : logged == Decision::abort ? VoterState::committed
+                                                               : VoterState::none;
+    for (std::size_t v = 0; v < kVoters; ++v) {
+      if (contradicts != VoterState::none && w_.voters[v].state() == contradicts) {
+        return ex::Verdict::fails(
+            "the log says " + std::string(logged == Decision::commit ? "commit" : "abort") +
+            " but v" + std::to_string(v) + " " + std::string(name(contradicts)));
+      }
+    }
+    return true;
+  }
+
   ex::Status deliver(std::size_t slot) {
     const Message m = w_.net[slot];
     w_.net[slot] = Message{};

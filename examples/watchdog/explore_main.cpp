@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include <merilo/explore/explore.hpp>
-#include <merilo/explore/trace.hpp>
+#include <merilo/explore/replay.hpp>
 
 #include <watchdog/system.hpp>
 

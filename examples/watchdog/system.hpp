@@ -90,23 +90,12 @@ class System {
   [[nodiscard]] const World& world() const { return w_; }
   void restore(const World& w) { w_ = w; }
 
-  [[nodiscard]] ex::Status check() const {
-    const State s = w_.dog.state();
-    if (s == State::expired && w_.alarm_generation != w_.dog.generation()) {
-      return ex::Status::broken("only the current timer raises the alarm",
-                                "the timer of generation " + std::to_string(w_.alarm_generation) +
-                                    " raised it at generation " +
-                                    std::to_string(w_.dog.generation()));
-    }
-    const auto live = std::count_if(w_.timers.begin(), w_.timers.end(), [](const Timer& t) {
-      return t.generation != 0 && t.cancelled == 0;
-    });
-    if (live != (s == State::armed ? 1 : 0)) {
-      return ex::Status::broken(
-          "a timer runs exactly while armed",
-          std::to_string(live) + " live timers while " + std::string(name(s)));
-    }
-    return {};
+  /// The invariants, each a name and a predicate, listed once.
+  [[nodiscard]] std::array<ex::Invariant<System>, 2> invariants() const {
+    return {{{"only the current timer raises the alarm",
+              [](const System& s) { return s.alarm_from_current_timer(); }},
+             {"a timer runs exactly while armed",
+              [](const System& s) { return s.one_timer_while_armed(); }}}};
   }
 
   [[nodiscard]] std::string tuple() const {
@@ -131,11 +120,24 @@ class System {
     return "user kicks";
   }
 
-  [[nodiscard]] std::array<const char*, 2> invariants() const {
-    return {"only the current timer raises the alarm", "a timer runs exactly while armed"};
+ private:
+  [[nodiscard]] ex::Verdict alarm_from_current_timer() const {
+    if (w_.dog.state() != State::expired || w_.alarm_generation == w_.dog.generation()) {
+      return true;
+    }
+    return ex::Verdict::fails("the timer of generation " + std::to_string(w_.alarm_generation) +
+                              " raised it at generation " + std::to_string(w_.dog.generation()));
   }
 
- private:
+  [[nodiscard]] ex::Verdict one_timer_while_armed() const {
+    const State s = w_.dog.state();
+    const auto live = std::count_if(w_.timers.begin(), w_.timers.end(), [](const Timer& t) {
+      return t.generation != 0 && t.cancelled == 0;
+    });
+    if (live == (s == State::armed ? 1 : 0)) return true;
+    return ex::Verdict::fails(std::to_string(live) + " live timers while " + std::string(name(s)));
+  }
+
   // Fires `e` as the holder does, performing the actions on the timers.
   ex::Status fire(Event e) {
     auto [next, actions, outcome] = w_.dog.fire(e);

@@ -1,17 +1,16 @@
-// report.cpp — the text merilo prints: summary lines, violations, trace
-// tables, paste-ready replay tests and totality reports.
+// report.cpp — the explorer's own text: violation kinds and lines, the
+// summary line, progress on a terminal, and the tuple graph as DOT.
 #include <unistd.h>
 
-#include <algorithm>
+#include <chrono>
 #include <cstdio>
-#include <exception>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include <merilo/explore/explore.hpp>
-#include <merilo/explore/total.hpp>
-#include <merilo/explore/trace.hpp>
+#include <merilo/explore/violation.hpp>
 
 namespace merilo::explore {
 
@@ -78,54 +77,7 @@ std::string TupleGraph::to_dot(std::string_view name) const {
   return out + "}\n";
 }
 
-std::string Replayed::describe() const {
-  if (!error.empty()) return error;
-  if (violation.found()) return violation.describe();
-  return fmt::format("ok: {} steps, no rule broken", steps);
-}
-
-std::string to_string(const Trace& trace) { return fmt::format("{{{}}}", fmt::join(trace, ", ")); }
-
-std::string replay_test(const std::string& suite, const std::string& name,
-                        const std::string& system_expr, const Trace& trace) {
-  return fmt::format(
-      "TEST({}, {}) {{\n"
-      "  auto sys = {};\n"
-      "  merilo::testing::expect_replay_ok(sys, merilo::explore::Trace{});\n"
-      "}}\n",
-      suite, name, system_expr, to_string(trace));
-}
-
-std::string TotalResult::report() const {
-  if (ok()) return fmt::format("total: {} pairs, all handled", pairs);
-  return fmt::format("total: {} of {} pairs broke a rule:\n  {}", problems.size(), pairs,
-                     fmt::join(problems, "\n  "));
-}
-
 namespace detail {
-
-std::string check_options(const Options& options, bool restorable, bool copyable) {
-  if (options.max_states == 0) {
-    return "merilo: Options::max_states is required (the most worlds the search may store); "
-           "it has no default";
-  }
-  if (options.max_states > std::size_t{0xFFFFFFFE}) {
-    return fmt::format("merilo: Options::max_states is {}, above the limit of {} worlds",
-                       options.max_states, std::size_t{0xFFFFFFFE});
-  }
-  if (options.mode == Mode::restore && !restorable) {
-    return "merilo: Options::mode is Mode::restore but the system has no restore(world) "
-           "(see merilo::explore::Restorable)";
-  }
-  if (options.threads == 0) return "merilo: Options::threads must be at least 1";
-  if (options.threads > 1 && !copyable) {
-    return fmt::format(
-        "merilo: Options::threads is {} but the system is not copy-constructible; "
-        "each worker thread needs its own copy",
-        options.threads);
-  }
-  return {};
-}
 
 Log::Log(std::FILE* out)
     : out_(out),
@@ -150,53 +102,6 @@ void Log::summary(const Result& result) {
   if (dirty_) fmt::print(out_, "\r\x1b[K");
   fmt::print(out_, "{}\n", result.summary());
   std::fflush(out_);
-}
-
-std::string format_rows(const std::vector<Row>& rows, const Replayed& replayed) {
-  const std::size_t num_width = fmt::formatted_size("{}", rows.size());
-  std::size_t desc_width = 0;
-  for (const Row& r : rows) desc_width = std::max(desc_width, r.description.size());
-  std::string out;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    out += fmt::format("#{:0{}} {:<{}} | {}\n", i + 1, num_width, rows[i].description, desc_width,
-                       rows[i].tuple);
-  }
-  if (!replayed.error.empty()) {
-    out += fmt::format("TRACE DOES NOT FIT: {}\n", replayed.error);
-  } else if (replayed.violation.found()) {
-    out += fmt::format("VIOLATION {}\n", replayed.violation.describe());
-  } else {
-    out += fmt::format("OK: {} steps, no rule broken\n", replayed.steps);
-  }
-  return out;
-}
-
-std::string total_problem(std::size_t m, std::size_t e, TotalCell cell) {
-  using fsm::Outcome;
-  if (m == 0 || e == 0) {
-    const char* zero = m == 0 ? "the zero machine" : "the zero event";
-    if (cell.outcome != Outcome::invalid) {
-      return fmt::format("{} must be refused as invalid, got {}", zero, fsm::name(cell.outcome));
-    }
-    if (!cell.unchanged) return fmt::format("{} was refused but changed the machine", zero);
-    return {};
-  }
-  switch (cell.outcome) {
-    case Outcome::moved:
-      return {};
-    case Outcome::ignored:
-    case Outcome::rejected:
-      if (!cell.unchanged) {
-        return fmt::format("{} but changed the machine or returned actions",
-                           fsm::name(cell.outcome));
-      }
-      return {};
-    case Outcome::invalid:
-      return "a real state and event must not be invalid";
-    case Outcome::none:
-      return "returned the unset outcome none";
-  }
-  return fmt::format("returned an out-of-range outcome {}", static_cast<unsigned>(cell.outcome));
 }
 
 }  // namespace detail

@@ -14,7 +14,7 @@ if(MODE STREQUAL "find_package")
   list(APPEND args -DCMAKE_PREFIX_PATH=${WORK}/prefix)
 else()
   # Only what the consumer links: a list value goes through an initial cache.
-  file(WRITE ${WORK}/init.cmake "set(MERILO_COMPONENTS \"fsm;explore\" CACHE STRING \"\")\n")
+  file(WRITE ${WORK}/init.cmake "set(MERILO_COMPONENTS \"fsm;core;explore\" CACHE STRING \"\")\n")
   list(APPEND args -DMERILO_SOURCE_DIR=${SOURCE} -C ${WORK}/init.cmake)
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE}/tests/consumer/project -B ${WORK}/build ${args}

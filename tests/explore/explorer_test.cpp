@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -100,7 +101,9 @@ TEST(Explorer, ReportsTheShortestTraceToABrokenInvariant) {
 
 TEST(Explorer, ReportsAnInvariantBrokenInTheInitialWorld) {
   struct Broken : fixtures::Grid {
-    [[nodiscard]] ex::Status check() const { return ex::Status::broken("never", "from the start"); }
+    [[nodiscard]] std::array<ex::Invariant<Broken>, 1> invariants() const {
+      return {{{"never", [](const Broken&) { return ex::Verdict::fails("from the start"); }}}};
+    }
   } sys;
   const ex::Result r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
@@ -237,11 +240,10 @@ class Named {
     return {};
   }
   [[nodiscard]] const World& world() const { return w_; }
-  [[nodiscard]] ex::Status check() const { return {}; }
   [[nodiscard]] std::string tuple() const { return std::to_string(w_.name.size()); }
   [[nodiscard]] bool settled() const { return true; }
   [[nodiscard]] std::string describe(ex::Kind k) const { return k == 0 ? "a" : "b"; }
-  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+  [[nodiscard]] std::array<ex::Invariant<Named>, 0> invariants() const { return {}; }
   void restore(const World& w) { w_ = w; }
 
  private:

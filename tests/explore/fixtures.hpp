@@ -32,7 +32,6 @@ class CountersBase {
     return {};
   }
   [[nodiscard]] const World& world() const { return w_; }
-  [[nodiscard]] ex::Status check() const { return {}; }
   [[nodiscard]] std::string tuple() const {
     std::string t;
     for (std::size_t i = 0; i < N; ++i)
@@ -41,7 +40,7 @@ class CountersBase {
   }
   [[nodiscard]] bool settled() const { return true; }
   [[nodiscard]] std::string describe(ex::Kind k) const { return "inc c" + std::to_string(k); }
-  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+  [[nodiscard]] std::array<ex::Invariant<CountersBase>, 0> invariants() const { return {}; }
 
  protected:
   World w_{};
@@ -72,16 +71,17 @@ class Grid {
     return {};
   }
   [[nodiscard]] const World& world() const { return w_; }
-  [[nodiscard]] ex::Status check() const {
-    if (w_.x == 2 && w_.y == 1) return ex::Status::broken("not at (2, 1)", "reached (2, 1)");
-    return {};
-  }
   [[nodiscard]] std::string tuple() const {
     return "x" + std::to_string(w_.x) + " y" + std::to_string(w_.y);
   }
   [[nodiscard]] bool settled() const { return true; }
   [[nodiscard]] std::string describe(ex::Kind k) const { return k == 0 ? "right" : "up"; }
-  [[nodiscard]] std::vector<std::string> invariants() const { return {"not at (2, 1)"}; }
+  [[nodiscard]] std::array<ex::Invariant<Grid>, 1> invariants() const {
+    return {{{"not at (2, 1)", [](const Grid& g) -> ex::Verdict {
+                if (g.w_.x == 2 && g.w_.y == 1) return ex::Verdict::fails("reached (2, 1)");
+                return true;
+              }}}};
+  }
   void restore(const World& w) { w_ = w; }
 
  private:
@@ -105,11 +105,10 @@ class Stuck {
     return {};
   }
   [[nodiscard]] const World& world() const { return w_; }
-  [[nodiscard]] ex::Status check() const { return {}; }
   [[nodiscard]] std::string tuple() const { return std::to_string(w_.at); }
   [[nodiscard]] bool settled() const { return w_.at == 3; }
   [[nodiscard]] std::string describe(ex::Kind k) const { return k == 0 ? "step" : "finish"; }
-  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+  [[nodiscard]] std::array<ex::Invariant<Stuck>, 0> invariants() const { return {}; }
 
  private:
   World w_{};
@@ -136,11 +135,10 @@ class Failing {
     return {};
   }
   [[nodiscard]] const World& world() const { return w_; }
-  [[nodiscard]] ex::Status check() const { return {}; }
   [[nodiscard]] std::string tuple() const { return "f"; }
   [[nodiscard]] bool settled() const { return true; }
   [[nodiscard]] std::string describe(ex::Kind k) const { return k == 0 ? "x+1" : "y+1"; }
-  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+  [[nodiscard]] std::array<ex::Invariant<Failing>, 0> invariants() const { return {}; }
 
  private:
   std::uint8_t at_;
@@ -167,11 +165,10 @@ class Clocked {
     return {};
   }
   [[nodiscard]] const World& world() const { return w_; }
-  [[nodiscard]] ex::Status check() const { return {}; }
   [[nodiscard]] std::string tuple() const { return "c"; }
   [[nodiscard]] bool settled() const { return true; }
   [[nodiscard]] std::string describe(ex::Kind) const { return "tick"; }
-  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+  [[nodiscard]] std::array<ex::Invariant<Clocked>, 0> invariants() const { return {}; }
   void restore(const World& w) { w_ = w; }
 
  private:
@@ -193,11 +190,10 @@ class Throwing {
     return {};
   }
   [[nodiscard]] const World& world() const { return w_; }
-  [[nodiscard]] ex::Status check() const { return {}; }
   [[nodiscard]] std::string tuple() const { return "t"; }
   [[nodiscard]] bool settled() const { return true; }
   [[nodiscard]] std::string describe(ex::Kind k) const { return k == 0 ? "ok" : "throw"; }
-  [[nodiscard]] std::vector<std::string> invariants() const { return {}; }
+  [[nodiscard]] std::array<ex::Invariant<Throwing>, 0> invariants() const { return {}; }
 
  private:
   World w_{};

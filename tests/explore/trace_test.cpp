@@ -1,5 +1,5 @@
 // trace_test.cpp — replay, format and the paste-ready replay test.
-#include <merilo/explore/trace.hpp>
+#include <merilo/explore/replay.hpp>
 
 #include <gtest/gtest.h>
 
@@ -85,12 +85,21 @@ TEST(Format, PadsStepNumbersAndSaysWhenTheTraceIsClean) {
       << text;
 }
 
-TEST(Format, SaysWhereATraceStopsFitting) {
+TEST(Format, SaysWhereATraceStopsFittingAndWhatToDoAboutIt) {
   fixtures::Grid sys;
-  EXPECT_EQ(ex::format(sys, {1, 5}),
-            "#1 up | x0 y1\n"
-            "TRACE DOES NOT FIT: the trace does not fit: step 2 takes kind 5 but the system has 2 "
-            "kinds\n");
+  const std::string text = ex::format(sys, {1, 5});
+  EXPECT_EQ(text.rfind("#1 up | x0 y1\n"
+                       "TRACE DOES NOT FIT: the trace does not fit: step 2 takes kind 5 but the "
+                       "system has 2 kinds\n",
+                       0),
+            0u)
+      << text;
+  // A newcomer whose fix disabled the step learns what the failure means.
+  EXPECT_NE(text.find("What this means: the system changed so that this trace can no longer be "
+                      "followed"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("delete or update this pinned test"), std::string::npos) << text;
 }
 
 TEST(ReplayTest, IsReadyToPaste) {

@@ -1,7 +1,7 @@
 // examples_test.cpp — to_fuzz_bytes round-trips every shortest trace of
 // every example: decoding the encoded trace replays it exactly.
 #include <merilo/explore/explore.hpp>
-#include <merilo/explore/trace.hpp>
+#include <merilo/explore/replay.hpp>
 #include <merilo/fuzz/input.hpp>
 #include <merilo/fuzz/run.hpp>
 

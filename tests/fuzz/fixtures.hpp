@@ -63,20 +63,22 @@ class Recorder {
     return {};
   }
   [[nodiscard]] const World& world() const { return world_; }
-  [[nodiscard]] ex::Status check() const {
-    if (broken_initially) return ex::Status::broken("sound", "broken from the start");
-    for (std::size_t i = 0; i < world_.steps; ++i) {
-      if (world_.taken[i] == poison) return ex::Status::broken("sound", "took the poison kind");
-    }
-    return {};
-  }
   [[nodiscard]] std::string tuple() const { return "r:" + std::to_string(world_.steps % 3); }
   [[nodiscard]] bool settled() const {
     if (never_settles) return false;
     return world_.steps >= stop_at || world_.steps >= settled_from;
   }
   [[nodiscard]] std::string describe(ex::Kind k) const { return "kind " + std::to_string(k); }
-  [[nodiscard]] std::array<const char*, 1> invariants() const { return {"sound"}; }
+  [[nodiscard]] std::array<ex::Invariant<Recorder>, 1> invariants() const {
+    return {{{"sound", [](const Recorder& r) -> ex::Verdict {
+                if (r.broken_initially) return ex::Verdict::fails("broken from the start");
+                for (std::size_t i = 0; i < r.world_.steps; ++i) {
+                  if (r.world_.taken[i] == r.poison)
+                    return ex::Verdict::fails("took the poison kind");
+                }
+                return true;
+              }}}};
+  }
 
   /// What the re-entrant call returned.
   merilo::fuzz::Run inner_;

@@ -1,6 +1,6 @@
 // Explores two counters 0..2 and checks the closed-form answer: 9 worlds.
 #include <merilo/explore/explore.hpp>
-#include <merilo/explore/trace.hpp>
+#include <merilo/explore/replay.hpp>
 
 #include <array>
 #include <cstdint>
@@ -22,11 +22,10 @@ struct Counters {
     return {};
   }
   const World& world() const { return w; }
-  ex::Status check() const { return {}; }
   std::string tuple() const { return "c"; }
   bool settled() const { return true; }
   std::string describe(ex::Kind k) const { return "inc " + std::to_string(k); }
-  std::vector<std::string> invariants() const { return {}; }
+  std::array<ex::Invariant<Counters>, 0> invariants() const { return {}; }
 };
 
 int main() {

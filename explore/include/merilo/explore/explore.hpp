@@ -4,7 +4,7 @@
 // level by level, and stops at the first broken rule. Because the search is
 // breadth-first, the trace it reports is a shortest one. It reports:
 //
-//   * invariant violations (`check()` returned `Status::broken`),
+//   * invariant violations (a predicate of `invariants()` did not hold),
 //   * deadlocks (no kind enabled and `settled()` false),
 //   * apply errors and undeclared mode changes (`apply()` failed),
 //   * nondeterminism (the same kinds from `reset()` reached another world),
@@ -23,7 +23,7 @@
 //   merilo::explore::Options options{.max_states = 10'000, .require_complete = true};
 //   merilo::explore::Result result = merilo::explore::explore(sys, options);
 //   if (result.violation.found()) {
-//     std::puts(merilo::explore::format(sys, result.violation.trace).c_str());  // trace.hpp
+//     std::puts(merilo::explore::format(sys, result.violation.trace).c_str());  // replay.hpp
 //   }
 //
 // How worlds are reached: in `Mode::replay` the explorer resets the system
@@ -49,6 +49,8 @@
 #include <vector>
 
 #include <merilo/explore/system.hpp>
+#include <merilo/explore/trace.hpp>
+#include <merilo/explore/violation.hpp>
 
 namespace merilo::explore {
 
@@ -104,42 +106,11 @@ struct Options {
   TupleGraph* graph = nullptr;
 };
 
-/// What rule a violation broke. `none` (zero) means no violation.
-enum class ViolationKind : std::uint8_t {
-  none = 0,
-  invariant,       ///< `check()` returned `Status::broken`.
-  deadlock,        ///< Nothing enabled and `settled()` false.
-  apply_error,     ///< `apply()` returned `Status::error`.
-  mode_change,     ///< `apply()` returned `Status::mode_change`.
-  nondeterminism,  ///< The same path reached different worlds.
-  crash,           ///< An exception escaped the adapter.
-};
-
-/// "invariant", "deadlock", "apply error", ...
-[[nodiscard]] std::string_view name(ViolationKind kind) noexcept;
-
-/// The first rule broken, with a shortest trace to it.
-struct Violation {
-  ViolationKind kind = ViolationKind::none;
-  /// The kinds from `reset()`. For `invariant`, the trace reaches the broken
-  /// world; for `apply_error`, `mode_change` and `crash` its last kind is
-  /// the step that failed; for `deadlock` it reaches the stuck world; for
-  /// `nondeterminism` it is the path that did not replay.
-  Trace trace;
-  /// The broken invariant's name (for `invariant`).
-  std::string invariant;
-  /// What the adapter said, or what the explorer saw.
-  std::string detail;
-
-  [[nodiscard]] bool found() const noexcept { return kind != ViolationKind::none; }
-  /// One line: `invariant "name" at step 3: detail`.
-  [[nodiscard]] std::string describe() const;
-};
-
 /// What a search reached.
 struct Result {
-  /// A usage error ("max_states is required", re-entry, ...). When set, the
-  /// search did not run and every other field is empty.
+  /// A usage error ("max_states is required", re-entry, a bad invariant
+  /// list, ...). When set, the search did not run and every other field is
+  /// empty.
   std::string error;
   /// Every reachable world was checked.
   bool complete = false;
@@ -177,7 +148,9 @@ struct Result {
 };
 
 /// Explores `sys` breadth-first within `options`. Never throws: usage errors
-/// land in `Result::error`, broken rules in `Result::violation`.
+/// land in `Result::error`, broken rules in `Result::violation`. A world
+/// that is not an `fsm::World`, or an `invariants()` that does not list
+/// `Invariant<S>` values, is a compile error that says so.
 template <System S>
 [[nodiscard]] Result explore(S& sys, const Options& options);
 

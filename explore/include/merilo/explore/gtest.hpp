@@ -27,8 +27,8 @@
 #include <gtest/gtest.h>
 
 #include <merilo/explore/explore.hpp>
+#include <merilo/explore/replay.hpp>
 #include <merilo/explore/total.hpp>
-#include <merilo/explore/trace.hpp>
 
 namespace merilo::testing {
 
@@ -46,15 +46,11 @@ std::string type_name() {
   return std::string(f.substr(start, end - start));
 }
 
-/// "<TestName>_<kind>" for the current gtest test.
-inline std::string pinned_name(std::string_view kind) {
-  std::string name = "Pinned";
-  if (const auto* info = ::testing::UnitTest::GetInstance()->current_test_info()) {
-    name = info->name();
-  }
-  name += '_';
-  for (char c : kind) name += c == ' ' ? '_' : c;
-  return name;
+/// "<TestName>_<kind>" for the current gtest test ("Pinned_<kind>" outside
+/// one).
+inline std::string pinned_name(explore::ViolationKind kind) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return explore::replay_test_name(info != nullptr ? info->name() : "Pinned", kind);
 }
 
 }  // namespace detail
@@ -79,8 +75,7 @@ explore::Result explore(S& sys, const explore::Options& options,
                                << explore::format(sys, r.violation.trace)
                                << "\nPin it with this test, which fails while the bug is there:\n\n"
                                << explore::replay_test(
-                                      "Replay",
-                                      detail::pinned_name(explore::name(r.violation.kind)),
+                                      "Replay", detail::pinned_name(r.violation.kind),
                                       detail::type_name<S>() + "{}", r.violation.trace);
   } else if (options.require_complete && !r.complete) {
     ADD_FAILURE_AT(file, line) << "merilo: the search stopped at max_states=" << options.max_states

@@ -4,23 +4,27 @@
 // timer, a user) and exposes every possible next step as a numbered *kind*.
 // The explorer, the fuzzer and `replay` only ever talk to a system through
 // the operations of the `System` concept below, so the same adapter serves
-// all of them.
+// all of them. Taking a step answers with a `Status` (it went through, or
+// it failed); the rules every world must keep are the system's
+// `invariants()`, named predicates listed once (invariant.hpp).
 //
-// Example (the turnstile, in full in examples/turnstile):
+// The shape of an adapter (the turnstile, in full in
+// examples/turnstile/system.hpp):
 //
-//   class TurnstileSystem {
+// clang-format off
+//   class System {
 //    public:
-//     void reset() { world_ = World{Turnstile::make(), 0}; }
-//     std::size_t kinds() const { return 2; }                  // coin, push
-//     bool enabled(merilo::explore::Kind) const { return true; }
-//     merilo::explore::Status apply(merilo::explore::Kind k);  // fires the event
-//     const World& world() const { return world_; }
-//     merilo::explore::Status check() const;                   // invariants
-//     std::string tuple() const;                               // "turnstile:locked"
-//     bool settled() const { return false; }
-//     std::string describe(merilo::explore::Kind k) const;     // "coin"
-//     std::vector<std::string> invariants() const;             // names check() checks
+//     void reset();                                       // the initial world
+//     std::size_t kinds() const;                          // 2: coin, push
+//     bool enabled(merilo::explore::Kind k) const;        // can k be taken now?
+//     merilo::explore::Status apply(merilo::explore::Kind k);  // take it
+//     const World& world() const;                         // the current world
+//     std::array<merilo::explore::Invariant<System>, 1> invariants() const;
+//     std::string tuple() const;                          // "turnstile:locked"
+//     bool settled() const;                               // stopped by design?
+//     std::string describe(merilo::explore::Kind k) const;  // "coin"
 //   };
+// clang-format on
 //
 // NOTE: a system must be deterministic: from `reset()`, the same kinds must
 // always reach the same world. The explorer checks this and reports a
@@ -39,6 +43,7 @@
 #include <utility>
 #include <vector>
 
+#include <merilo/explore/invariant.hpp>
 #include <merilo/fsm/fsm.hpp>
 
 namespace merilo::explore {
@@ -46,49 +51,41 @@ namespace merilo::explore {
 /// A step kind: an index in [0, kinds()).
 using Kind = std::size_t;
 
-/// The kinds taken from the initial world, in order. A trace is all it takes
-/// to reproduce a world: `reset()`, then `apply` each kind.
-using Trace = std::vector<Kind>;
-
-/// What an adapter's `apply` or `check` reports: ok, or what broke.
+/// What an adapter's `apply` reports: the step went through, or how it
+/// failed. A failed step is a violation.
 ///
-/// `apply` returns `Status{}` when the step went through, `Status::error` when
-/// the machines refused it or something else went wrong, and
-/// `Status::mode_change` when the system's mode changed in a way the adapter
-/// does not allow. `check` returns `Status{}` or `Status::broken` naming the
-/// invariant that does not hold.
+/// Broken invariants are not a `Status`: they are the system's
+/// `invariants()` (invariant.hpp).
 class [[nodiscard]] Status {
  public:
   /// What kind of status this is.
-  enum class Code : std::uint8_t { ok, error, mode_change, broken };
+  enum class Code : std::uint8_t {
+    ok,           ///< The step went through.
+    error,        ///< The machines refused it, or something else went wrong.
+    mode_change,  ///< The system's mode changed in a way the adapter forbids.
+  };
 
   /// Ok.
   Status() = default;
 
   /// A step that failed: a refused event, an impossible request, ...
-  static Status error(std::string detail) { return Status{Code::error, {}, std::move(detail)}; }
+  static Status error(std::string detail) { return Status{Code::error, std::move(detail)}; }
   /// An undeclared change of the system's mode.
   static Status mode_change(std::string detail) {
-    return Status{Code::mode_change, {}, std::move(detail)};
-  }
-  /// An invariant, by the name `invariants()` lists it under, that does not
-  /// hold; `detail` says how.
-  static Status broken(std::string invariant, std::string detail = {}) {
-    return Status{Code::broken, std::move(invariant), std::move(detail)};
+    return Status{Code::mode_change, std::move(detail)};
   }
 
+  /// Whether the step went through.
   [[nodiscard]] bool ok() const noexcept { return code_ == Code::ok; }
+  /// Which status this is.
   [[nodiscard]] Code code() const noexcept { return code_; }
-  /// The invariant's name, for `broken`.
-  [[nodiscard]] const std::string& invariant() const noexcept { return invariant_; }
+  /// What the adapter said about a failure ("" for ok).
   [[nodiscard]] const std::string& detail() const noexcept { return detail_; }
 
  private:
-  Status(Code code, std::string invariant, std::string detail)
-      : code_(code), invariant_(std::move(invariant)), detail_(std::move(detail)) {}
+  Status(Code code, std::string detail) : code_(code), detail_(std::move(detail)) {}
 
   Code code_ = Code::ok;
-  std::string invariant_;
   std::string detail_;
 };
 
@@ -107,11 +104,15 @@ using world_t = std::remove_cvref_t<decltype(std::declval<const S&>().world())>;
 /// | `apply(k)`     | take kind `k` (only called when enabled); `Status{}` or a |
 /// |                | failure, which is a violation                             |
 /// | `world()`      | the current world, an `fsm::World` value                  |
-/// | `check()`      | the invariants on the current world                       |
+/// | `invariants()` | the invariants, each an `Invariant<S>`: name + predicate  |
 /// | `tuple()`      | every machine's control state, e.g. "n0:idle n1:wait"     |
 /// | `settled()`    | stopped by design: nothing enabled here is no deadlock    |
 /// | `describe(k)`  | one readable line for kind `k`, taken from this world     |
-/// | `invariants()` | the names of the invariants `check` checks                |
+///
+/// NOTE: the concept checks the operations' shapes. Two rules are checked
+/// where a search, replay or fuzz run is instantiated instead, by a
+/// `static_assert` that says what is wrong: the world is an `fsm::World`,
+/// and `invariants()` lists `Invariant<S>` values.
 template <class S>
 concept System = requires(S& s, const S& cs, Kind k) {
   s.reset();
@@ -119,14 +120,10 @@ concept System = requires(S& s, const S& cs, Kind k) {
   { cs.enabled(k) } -> std::convertible_to<bool>;
   { s.apply(k) } -> std::same_as<Status>;
   cs.world();
-  requires fsm::World<world_t<S>>;
-  { cs.check() } -> std::same_as<Status>;
+  { cs.invariants() } -> std::ranges::input_range;
   { cs.tuple() } -> std::convertible_to<std::string>;
   { cs.settled() } -> std::convertible_to<bool>;
   { cs.describe(k) } -> std::convertible_to<std::string>;
-  { cs.invariants() } -> std::ranges::input_range;
-  requires std::convertible_to<std::ranges::range_reference_t<decltype(cs.invariants())>,
-                               std::string_view>;
 };
 
 /// A system that can be put straight into a world it returned earlier, so the
@@ -140,13 +137,54 @@ concept Restorable = System<S> && requires(S& s, const world_t<S>& w) {
   s.restore(w);
 };
 
-/// The invariant names of `sys`, as strings.
+namespace detail {
+
+/// `Invariant<B>`'s `B`; no `type` for anything else.
+template <class T>
+struct invariant_subject {};
+template <class B>
+struct invariant_subject<Invariant<B>> {
+  using type = B;
+};
+
+/// What `S::invariants()` lists, without cv and reference.
+template <class S>
+using listed_t = std::remove_cvref_t<
+    std::ranges::range_reference_t<decltype(std::declval<const S&>().invariants())>>;
+
+}  // namespace detail
+
+/// A system whose `invariants()` lists `Invariant<B>` values for `S` itself
+/// or a base class of it (so a test fixture derived from an adapter keeps
+/// the adapter's invariants).
+template <class S>
+concept ListsInvariants = System<S> && requires {
+  typename detail::invariant_subject<detail::listed_t<S>>::type;
+} && std::derived_from<S, typename detail::invariant_subject<detail::listed_t<S>>::type>;
+
+/// The class an invariant predicate of `S` reads: `S` or a base of it.
+template <ListsInvariants S>
+using invariant_subject_t = typename detail::invariant_subject<detail::listed_t<S>>::type;
+
+namespace detail {
+
+/// Compile-time checks every entry point (explore, replay, format, fuzz)
+/// makes, each with a message that says what to change.
 template <System S>
-[[nodiscard]] std::vector<std::string> invariant_names(const S& sys) {
-  std::vector<std::string> names;
-  for (auto&& n : sys.invariants()) names.emplace_back(std::string_view(n));
-  return names;
+constexpr void check_system() {
+  static_assert(fsm::World<world_t<S>>,
+                "merilo: the system's world cannot be fingerprinted by its bytes: it has padding "
+                "bytes between or after its fields, or a float/double (whose equal values can "
+                "differ in bytes). Reorder the fields, make the padding an explicit zeroed "
+                "`std::uint8_t pad_[N]` field, store floats as integers, or give the world a "
+                "`template <class Sink> void feed(Sink&) const` member (see fsm::World)");
+  static_assert(ListsInvariants<S>,
+                "merilo: invariants() must list merilo::explore::Invariant<System> values (a name "
+                "and a predicate each); a list of names with a separate check() is the old "
+                "interface (see \"Migrating\" in docs/explore.md)");
 }
+
+}  // namespace detail
 
 }  // namespace merilo::explore
 

@@ -36,6 +36,7 @@
 #include <vector>   // FuzzBytes::bytes
 
 #include <merilo/explore/system.hpp>
+#include <merilo/explore/trace.hpp>
 
 namespace merilo::fuzz {
 

@@ -5,6 +5,9 @@
 // reporting the same violations the explorer does: a broken invariant, a
 // deadlock (nothing enabled and `settled()` false), an apply error, an
 // undeclared mode change, and a crash (an exception escaping the adapter).
+// Each step is taken by the explorer's own routine (explore/step.hpp), so a
+// violation reads the same, with the same trace, as when `explore` or
+// `replay` finds it.
 //
 // The drain. When the choices run out before `max_depth` steps, the run
 // goes on as if the input continued with zero choices — each step takes the
@@ -33,8 +36,10 @@
 #include <string_view>
 #include <vector>
 
-#include <merilo/explore/explore.hpp>
+#include <merilo/explore/step.hpp>
 #include <merilo/explore/system.hpp>
+#include <merilo/explore/trace.hpp>
+#include <merilo/explore/violation.hpp>
 #include <merilo/fuzz/input.hpp>
 
 namespace merilo::fuzz {
@@ -54,10 +59,12 @@ enum class Stop : std::uint8_t {
 
 /// What one input did.
 struct Run {
-  /// A usage error (max_depth 0, re-entry). The run did not start.
+  /// A usage error (max_depth 0, a bad invariant list, re-entry). The run
+  /// did not start.
   std::string error;
   /// Every kind taken from `reset()`, drain included. For a violation it is
-  /// the trace to it, as in `explore::Violation::trace`.
+  /// the trace to it, as in `explore::Violation::trace`: it ends with the
+  /// step that broke the rule, also when that step threw.
   explore::Trace trace;
   /// How many of `trace`'s steps the input's own choices decided; the rest
   /// were drained.
@@ -82,8 +89,8 @@ template <explore::System S>
 class Runner {
  public:
   /// A runner for `sys` (kept by reference) taking at most `max_depth`
-  /// steps per input.
-  Runner(S& sys, std::size_t max_depth) : sys_(&sys), max_depth_(max_depth) {}
+  /// steps per input. Reads `sys.invariants()` once, here.
+  Runner(S& sys, std::size_t max_depth) : sys_(&sys), stepper_(sys), max_depth_(max_depth) {}
 
   /// Runs `input`. Never throws.
   [[nodiscard]] Run run(std::span<const std::uint8_t> input);
@@ -92,6 +99,7 @@ class Runner {
   void steps(Input& in, Run& out);
 
   S* sys_;
+  explore::Stepper<S> stepper_;
   std::size_t max_depth_;
   std::vector<explore::Kind> enabled_;
   std::vector<explore::Kind> candidates_;

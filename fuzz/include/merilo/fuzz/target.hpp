@@ -42,6 +42,7 @@
 #include <string_view>
 
 #include <merilo/explore/explore.hpp>
+#include <merilo/explore/replay.hpp>
 #include <merilo/explore/system.hpp>
 #include <merilo/fuzz/input.hpp>
 #include <merilo/fuzz/run.hpp>
@@ -134,20 +135,21 @@ int replay_main(int argc, char** argv, int (*init)(int*, char***),
 
 namespace detail {
 
-/// What the crash report says, gathered by the template, formatted in src/.
-struct CrashInfo {
-  std::string target;
-  std::string violation;  // Violation::describe()
-  std::string table;      // explore::format of the trace
-  std::string replayed;   // what replaying the trace did, if it differs
-  std::string test;       // paste-ready replay test
+/// What the crash report says beyond the run itself. The run is held whole
+/// (not copied field by field), so whatever `Run` carries reaches the
+/// report; the template only adds what needs the system, formatted in src/.
+struct CrashReport {
+  const Run& run;
+  std::string_view target;
   std::size_t input_size = 0;
-  std::size_t input_steps = 0;
-  std::size_t drained = 0;
   std::uint64_t executions = 0;
+  std::string table;     // explore::format of the trace
+  std::string replayed;  // what replaying the trace did, if it differs
+  std::string test;      // paste-ready replay test
 };
 
-[[nodiscard]] std::string crash_report(const CrashInfo& info);
+/// The text `Target::report` returns.
+[[nodiscard]] std::string crash_report(const CrashReport& report);
 /// The seeding summary line, or the report of the violation it found.
 [[nodiscard]] std::string seed_summary(const std::string& target, const std::string& dir,
                                        std::size_t written, std::size_t too_long,

@@ -23,10 +23,11 @@
 #include <utility>
 #include <vector>
 
-#include <merilo/explore/detail/fingerprint.hpp>
 #include <merilo/core/crash.hpp>
 #include <merilo/core/reentry.hpp>
+#include <merilo/explore/detail/fingerprint.hpp>
 #include <merilo/explore/detail/visited.hpp>
+#include <merilo/explore/step.hpp>
 
 namespace merilo::explore::detail {
 
@@ -127,6 +128,7 @@ class alignas(64) Expander {
   Expander(S& sys, bool restore, std::size_t sample, const FingerprintSet& visited,
            const ParentLinks& parents, const TupleIds& tuples, bool graph)
       : sys_(&sys),
+        stepper_(sys),
         graph_(graph),
         restore_(restore),
         sample_(sample),
@@ -234,7 +236,7 @@ class alignas(64) Expander {
       } catch (...) {
         CandidateExtra& x = out.extra_of(c);
         x.problem = ViolationKind::crash;
-        x.detail = core::crash_detail("apply/world/check/tuple", std::current_exception());
+        x.detail = core::crash_detail("reset/describe/tuple", std::current_exception());
       }
       out.candidates.push_back(std::move(c));
     }
@@ -242,29 +244,23 @@ class alignas(64) Expander {
 
   enum class Step : std::uint8_t { fresh, seen, failed };
 
-  // Applies c.kind and fills `c` unless the world was seen before.
+  // Takes c.kind (the one step routine, step.hpp) and fills `c` unless the
+  // world was seen before. Its invariants are checked only when it is new.
   Step step(Candidate<W>& c, ChunkResult<W>& out) {
-    Status s = sys_->apply(c.kind);
     ++out.steps;
-    if (!s.ok()) {
+    const StepEnd end = stepper_.take(c.kind, nullptr, broke_, [&] {
+      c.fp = fingerprint(sys_->world());
+      return !visited_.contains(c.fp) && local_.insert(c.fp);
+    });
+    if (end == StepEnd::seen) return Step::seen;
+    if (end == StepEnd::broke) {
       CandidateExtra& x = out.extra_of(c);
-      x.problem = s.code() == Status::Code::mode_change ? ViolationKind::mode_change
-                                                        : ViolationKind::apply_error;
-      x.detail = s.detail();
-      if (s.code() == Status::Code::broken)
-        x.detail = "apply returned broken(" + s.invariant() + ")";
-      return Step::failed;
+      x.problem = broke_.kind;
+      x.invariant = std::move(broke_.invariant);
+      x.detail = std::move(broke_.detail);
+      if (x.problem != ViolationKind::invariant) return Step::failed;
     }
     const auto& w = sys_->world();
-    c.fp = fingerprint(w);
-    if (visited_.contains(c.fp) || !local_.insert(c.fp)) return Step::seen;
-    Status inv = sys_->check();
-    if (!inv.ok()) {
-      CandidateExtra& x = out.extra_of(c);
-      x.problem = ViolationKind::invariant;
-      x.invariant = inv.invariant();
-      x.detail = inv.detail();
-    }
     std::string tuple = sys_->tuple();
     if (!tuples_.contains(tuple)) {
       CandidateExtra& x = out.extra_of(c);
@@ -276,6 +272,8 @@ class alignas(64) Expander {
   }
 
   S* sys_;
+  Stepper<S> stepper_;
+  Violation broke_;  // the violation of the last step that broke a rule
   bool graph_;
   std::string from_;   // the frontier world's tuple, with a graph
   std::string label_;  // the step's description, with a graph
@@ -296,12 +294,15 @@ class Search {
   using W = world_t<S>;
 
   Search(S& sys, const Options& options, bool restore)
-      : sys_(sys), options_(options), restore_(restore) {}
+      : sys_(sys), options_(options), restore_(restore), stepper_(sys) {}
+
+  /// A usage error in the system's invariant list, or "".
+  [[nodiscard]] const std::string& error() const noexcept { return stepper_.error(); }
 
   Result run() {
     result_.require_complete = options_.require_complete;
     result_.name = options_.name;
-    result_.invariants = invariant_names(sys_);
+    result_.invariants = stepper_.names();
     if (!start()) return finish();
     make_workers();
     for (std::size_t level = 0; !frontier_.empty(); ++level) {
@@ -314,8 +315,12 @@ class Search {
  private:
   // Stores and checks the initial world; false when the search is over.
   bool start() {
+    Violation initial;
+    if (stepper_.start(initial) == StepEnd::broke && initial.kind == ViolationKind::crash) {
+      result_.violation = std::move(initial);
+      return false;
+    }
     try {
-      sys_.reset();
       const W& w = sys_.world();
       FrontierItem<W> root{0, fingerprint(w), std::nullopt};
       if (restore_) root.world.emplace(w);
@@ -323,16 +328,15 @@ class Search {
       parents_.add_root();
       result_.states = 1;
       tuple_ids_.emplace(std::string(sys_.tuple()), 0);
-      Status inv = sys_.check();
-      if (!inv.ok()) {
-        set_violation(ViolationKind::invariant, {}, inv.invariant(), inv.detail());
+      if (initial.found()) {
+        result_.violation = std::move(initial);
         return false;
       }
       frontier_.push_back(std::move(root));
       return true;
     } catch (...) {
       set_violation(ViolationKind::crash, {}, {},
-                    core::crash_detail("reset/world/check/tuple", std::current_exception()));
+                    core::crash_detail("world/tuple", std::current_exception()));
       return false;
     }
   }
@@ -466,6 +470,7 @@ class Search {
   S& sys_;
   const Options& options_;
   bool restore_;
+  Stepper<S> stepper_;  // the initial world's checks; each worker has its own
   Log log_{options_.quiet ? nullptr : options_.log != nullptr ? options_.log : stderr};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   Result result_;
@@ -488,6 +493,7 @@ namespace merilo::explore {
 
 template <System S>
 Result explore(S& sys, const Options& options) {
+  detail::check_system<S>();
   Result refused;
   if (core::inside_merilo()) {
     refused.error = core::kReentryError;
@@ -499,7 +505,12 @@ Result explore(S& sys, const Options& options) {
   bool restore = false;
   if constexpr (Restorable<S>) restore = options.mode != Mode::replay;
   try {
-    return detail::Search<S>(sys, options, restore).run();
+    detail::Search<S> search(sys, options, restore);
+    if (!search.error().empty()) {
+      refused.error = search.error();
+      return refused;
+    }
+    return search.run();
   } catch (const std::exception& e) {
     refused.error = std::string("merilo: internal error during the search: ") + e.what();
   } catch (...) {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include <merilo/explore/detail/fingerprint.hpp>
-#include <merilo/explore/system.hpp>
+#include <merilo/explore/trace.hpp>
 
 namespace merilo::explore::detail {
 

@@ -14,6 +14,7 @@ template <explore::System S>
 Run Runner<S>::run(std::span<const std::uint8_t> input) {
   Run out;
   out.error = detail::check_max_depth(max_depth_);
+  if (out.error.empty()) out.error = stepper_.error();
   if (out.error.empty() && core::inside_merilo()) {
     out.error = core::kReentryError;
   }
@@ -22,20 +23,14 @@ Run Runner<S>::run(std::span<const std::uint8_t> input) {
     return out;
   }
   core::EntryGuard guard;
-  const char* where = "reset";
+  if (stepper_.start(out.violation) == explore::StepEnd::broke) {
+    out.stop = Stop::violation;
+    return out;
+  }
+  const char* where = "kinds";
   try {
-    sys_->reset();
-    where = "kinds";
     Input in(input, static_cast<std::size_t>(sys_->kinds()));
-    where = "check";
-    explore::Status initial = sys_->check();
-    if (!initial.ok()) {
-      out.violation = {
-          explore::ViolationKind::invariant, {}, initial.invariant(), initial.detail()};
-      out.stop = Stop::violation;
-      return out;
-    }
-    where = "enabled/settled/apply/check";
+    where = "enabled/settled";
     steps(in, out);
   } catch (...) {
     out.violation = {explore::ViolationKind::crash,
@@ -49,7 +44,6 @@ Run Runner<S>::run(std::span<const std::uint8_t> input) {
 
 template <explore::System S>
 void Runner<S>::steps(Input& in, Run& out) {
-  using explore::Status;
   using explore::ViolationKind;
   const std::size_t kinds = static_cast<std::size_t>(sys_->kinds());
   bool draining = false;
@@ -91,21 +85,10 @@ void Runner<S>::steps(Input& in, Run& out) {
     const std::span<const explore::Kind> from =
         candidates_.empty() ? std::span<const explore::Kind>(enabled_) : candidates_;
     const explore::Kind k = choose(value, from);
-    Status s = sys_->apply(k);
-    out.trace.push_back(k);
     if (!draining) ++out.input_steps;
-    if (!s.ok()) {
-      const auto kind = s.code() == Status::Code::mode_change ? ViolationKind::mode_change
-                                                              : ViolationKind::apply_error;
-      std::string detail = s.detail();
-      if (s.code() == Status::Code::broken) detail = "apply returned broken(" + s.invariant() + ")";
-      out.violation = {kind, out.trace, {}, std::move(detail)};
-      out.stop = Stop::violation;
-      return;
-    }
-    Status inv = sys_->check();
-    if (!inv.ok()) {
-      out.violation = {ViolationKind::invariant, out.trace, inv.invariant(), inv.detail()};
+    // The one step routine (explore/step.hpp): the kind joins the trace
+    // before it is applied, so a violation's trace ends with its step.
+    if (stepper_.take(k, &out.trace, out.violation) == explore::StepEnd::broke) {
       out.stop = Stop::violation;
       return;
     }

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include <merilo/explore/trace.hpp>
+#include <merilo/explore/replay.hpp>
 #include <merilo/fuzz/corpus.hpp>
 
 namespace merilo::fuzz {
@@ -52,24 +52,16 @@ int Target<S>::test_one_input(const std::uint8_t* data, std::size_t size) {
 
 template <explore::System S>
 std::string Target<S>::report(const Run& r, std::size_t input_size) {
-  detail::CrashInfo info;
-  info.target = options_.name;
-  info.violation = r.violation.describe();
-  info.input_size = input_size;
-  info.input_steps = r.input_steps;
-  info.drained = r.drained();
-  info.executions = executions_;
+  detail::CrashReport out{r, options_.name, input_size, executions_, {}, {}, {}};
   const explore::Trace& trace = r.violation.trace;
   const explore::Replayed again = explore::replay(sys_, trace);
   if (again.violation.kind != r.violation.kind || again.violation.trace != trace) {
-    info.replayed = again.describe();
+    out.replayed = again.describe();
   }
-  info.table = explore::format(sys_, trace);
-  std::string test_name = options_.name;
-  test_name += '_';
-  for (char c : explore::name(r.violation.kind)) test_name += c == ' ' ? '_' : c;
-  info.test = explore::replay_test("Replay", test_name, system_expr_, trace);
-  return detail::crash_report(info);
+  out.table = explore::format(sys_, trace);
+  out.test = explore::replay_test(
+      "Replay", explore::replay_test_name(options_.name, r.violation.kind), system_expr_, trace);
+  return detail::crash_report(out);
 }
 
 template <explore::System S>
@@ -106,11 +98,10 @@ std::string Target<S>::seed_report(const Seeded& seeded, const std::string& dir)
                                           options_.max_depth, seeded.search);
   const explore::Violation& v = seeded.search.violation;
   if (v.found()) {
-    std::string test_name = std::string(options_.name) + "_";
-    for (char c : explore::name(v.kind)) test_name += c == ' ' ? '_' : c;
     text += explore::format(sys_, v.trace);
     text += "\nPin it with this test, which fails while the bug is there:\n\n";
-    text += explore::replay_test("Replay", test_name, system_expr_, v.trace);
+    text += explore::replay_test("Replay", explore::replay_test_name(options_.name, v.kind),
+                                 system_expr_, v.trace);
   }
   return text;
 }
