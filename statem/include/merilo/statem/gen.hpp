@@ -32,13 +32,16 @@
 #ifndef MERILO_STATEM_GEN_HPP
 #define MERILO_STATEM_GEN_HPP
 
-#include <concepts>    // std::integral
-#include <cstddef>     // std::size_t
-#include <cstdint>     // std::uint64_t
-#include <functional>  // std::function: type-erased lazy parts
-#include <optional>    // a generator may give up (filter)
-#include <utility>     // std::move, std::pair
-#include <vector>      // vector_of, element_of
+#include <concepts>     // std::integral
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::uint64_t
+#include <functional>   // std::function: type-erased lazy parts
+#include <memory>       // std::shared_ptr: a generator's error text
+#include <optional>     // a generator may give up (filter)
+#include <string>       // Gen::invalid
+#include <string_view>  // Gen::error
+#include <utility>      // std::move, std::pair
+#include <vector>       // vector_of, element_of
 
 namespace merilo::statem {
 
@@ -152,7 +155,13 @@ class Tree {
 };
 
 /// A generator: draws a shrink tree from an `Rng`, or `std::nullopt` when it
-/// gives up (a `filter` found no value, `element_of` of nothing, ...).
+/// gives up (a `filter` found no value this time, ...).
+///
+/// A generator built from arguments that can never give a value (an empty
+/// range `integer(10, 1)`, `element_of({})`, `one_of({})`) is *invalid*: it
+/// always gives up and `error()` says why. The combinators pass an invalid
+/// part's error on, and statem reports a spec whose `command()` returns an
+/// invalid generator as a usage error instead of testing nothing.
 template <class T>
 class Gen {
  public:
@@ -162,6 +171,18 @@ class Gen {
   /// A generator from a drawing function (for hand-written generators).
   explicit Gen(Draw draw) : draw_(std::move(draw)) {}
 
+  /// The invalid generator whose `error()` is `why`.
+  [[nodiscard]] static Gen invalid(std::string why) {
+    Gen g{nullptr};
+    g.error_ = std::make_shared<const std::string>(std::move(why));
+    return g;
+  }
+
+  /// Why this generator can never draw a value; empty for a valid one.
+  [[nodiscard]] std::string_view error() const noexcept {
+    return error_ ? std::string_view(*error_) : std::string_view{};
+  }
+
   /// Draws one tree. The same `Rng` state always gives the same tree.
   std::optional<Tree<T>> operator()(Rng& rng) const {
     if (!draw_) return std::nullopt;
@@ -170,6 +191,7 @@ class Gen {
 
  private:
   Draw draw_;
+  std::shared_ptr<const std::string> error_;
 };
 
 // ---- shrink trees on their own --------------------------------------------
@@ -210,8 +232,8 @@ template <class T>
 [[nodiscard]] Gen<T> just(T value);
 
 /// A uniform integer in [lo, hi] (both included) that shrinks toward
-/// `target`, which is clamped into [lo, hi]. An empty range (lo > hi) gives
-/// up.
+/// `target`, which is clamped into [lo, hi]. An empty range (lo > hi) is an
+/// invalid generator.
 template <std::integral I>
 [[nodiscard]] Gen<I> integer(I lo, I hi, I target);
 
@@ -222,43 +244,46 @@ template <std::integral I>
 /// `false` or `true`, shrinking toward `false`.
 [[nodiscard]] Gen<bool> boolean();
 
-/// One of `values`, uniformly; shrinks toward earlier elements. Gives up when
-/// `values` is empty.
+/// One of `values`, uniformly; shrinks toward earlier elements. Invalid
+/// when `values` is empty.
 template <class T>
 [[nodiscard]] Gen<T> element_of(std::vector<T> values);
 
 /// A draw of one of `gens`, chosen uniformly. Shrinks first toward the
 /// earlier generators (each draws its own value from a stream fixed at the
 /// first draw, so the candidates are always the same), then within the
-/// chosen generator's tree. Gives up when `gens` is empty or the chosen one
-/// gives up.
+/// chosen generator's tree. Gives up when the chosen one gives up; invalid
+/// when `gens` is empty or any of them is invalid.
 template <class T>
 [[nodiscard]] Gen<T> one_of(std::vector<Gen<T>> gens);
 
 /// Like `one_of`, but generator i is chosen with probability
 /// weight_i / sum(weights). Zero-weight generators are never chosen and
-/// never offered as shrinks.
+/// never offered as shrinks. Invalid when the weights sum to 0 (or overflow)
+/// or a generator of nonzero weight is invalid.
 template <class T>
 [[nodiscard]] Gen<T> frequency(std::vector<std::pair<std::uint64_t, Gen<T>>> weighted);
 
 /// `f` applied to `gen`'s values; the shrink tree is mapped node by node.
+/// Invalid when `gen` is.
 template <class T, class F>
 [[nodiscard]] auto map(Gen<T> gen, F f) -> Gen<decltype(f(std::declval<const T&>()))>;
 
 /// `gen`'s values that satisfy `pred`, drawing up to `tries` times; gives up
-/// after that. Shrinks are filtered too.
+/// after that. Shrinks are filtered too. Invalid when `gen` is.
 template <class T, class P>
 [[nodiscard]] Gen<T> filter(Gen<T> gen, P pred, std::size_t tries = 100);
 
 /// A vector of [min_size, max_size] elements of `elem`; shrinks by removing
 /// chunks of elements (never below `min_size`) and by shrinking elements.
+/// Invalid when min_size > max_size or `elem` is invalid.
 template <class T>
 [[nodiscard]] Gen<std::vector<T>> vector_of(Gen<T> elem, std::size_t min_size,
                                             std::size_t max_size);
 
 /// `T{a, b, ...}` from one draw of each of `gens`, in order; shrinks each
 /// field in turn, keeping the others. Gives up if any field's generator
-/// does.
+/// does; invalid if any is invalid.
 template <class T, class... G>
 [[nodiscard]] Gen<T> construct(G... gens);
 

@@ -3,6 +3,7 @@
 #define MERILO_STATEM_DETAIL_GEN_INL_HPP
 
 #include <memory>       // std::shared_ptr: trees share their element lists
+#include <string>       // error texts of invalid generators
 #include <tuple>        // construct
 #include <type_traits>  // std::is_signed_v
 
@@ -213,7 +214,10 @@ Gen<T> just(T value) {
 
 template <std::integral I>
 Gen<I> integer(I lo, I hi, I target) {
-  if (lo > hi) return Gen<I>{nullptr};
+  if (lo > hi) {
+    return Gen<I>::invalid("integer(" + std::to_string(lo) + ", " + std::to_string(hi) +
+                           "): the range is empty (lo > hi)");
+  }
   if (target < lo) target = lo;
   if (target > hi) target = hi;
   return Gen<I>{[lo, hi, target](Rng& rng) -> std::optional<Tree<I>> {
@@ -235,7 +239,7 @@ inline Gen<bool> boolean() {
 
 template <class T>
 Gen<T> element_of(std::vector<T> values) {
-  if (values.empty()) return Gen<T>{nullptr};
+  if (values.empty()) return Gen<T>::invalid("element_of: no values to choose from");
   auto shared = std::make_shared<const std::vector<T>>(std::move(values));
   return map(integer<std::size_t>(0, shared->size() - 1),
              [shared](std::size_t i) -> T { return (*shared)[i]; });
@@ -243,6 +247,19 @@ Gen<T> element_of(std::vector<T> values) {
 
 template <class T>
 Gen<T> frequency(std::vector<std::pair<std::uint64_t, Gen<T>>> weighted) {
+  std::uint64_t sum = 0;
+  for (const auto& [w, g] : weighted) {
+    if (w == 0) continue;
+    if (!g.error().empty()) return Gen<T>::invalid(std::string(g.error()));
+    if (w > ~std::uint64_t{0} - sum) {
+      return Gen<T>::invalid("frequency/one_of: the weights overflow 64 bits");
+    }
+    sum += w;
+  }
+  if (sum == 0) {
+    return Gen<T>::invalid(weighted.empty() ? "one_of/frequency: no generators to choose from"
+                                            : "frequency: every weight is 0");
+  }
   auto shared =
       std::make_shared<const std::vector<std::pair<std::uint64_t, Gen<T>>>>(std::move(weighted));
   return Gen<T>{[shared](Rng& rng) -> std::optional<Tree<T>> {
@@ -292,6 +309,7 @@ Gen<T> one_of(std::vector<Gen<T>> gens) {
 template <class T, class F>
 auto map(Gen<T> gen, F f) -> Gen<decltype(f(std::declval<const T&>()))> {
   using U = decltype(f(std::declval<const T&>()));
+  if (!gen.error().empty()) return Gen<U>::invalid(std::string(gen.error()));
   return Gen<U>{[gen = std::move(gen), f](Rng& rng) -> std::optional<Tree<U>> {
     std::optional<Tree<T>> t = gen(rng);
     if (!t) return std::nullopt;
@@ -301,6 +319,7 @@ auto map(Gen<T> gen, F f) -> Gen<decltype(f(std::declval<const T&>()))> {
 
 template <class T, class P>
 Gen<T> filter(Gen<T> gen, P pred, std::size_t tries) {
+  if (!gen.error().empty()) return gen;
   return Gen<T>{[gen = std::move(gen), pred, tries](Rng& rng) -> std::optional<Tree<T>> {
     for (std::size_t i = 0; i < tries; ++i) {
       std::optional<Tree<T>> t = gen(rng);
@@ -312,7 +331,11 @@ Gen<T> filter(Gen<T> gen, P pred, std::size_t tries) {
 
 template <class T>
 Gen<std::vector<T>> vector_of(Gen<T> elem, std::size_t min_size, std::size_t max_size) {
-  if (min_size > max_size) return Gen<std::vector<T>>{nullptr};
+  if (min_size > max_size) {
+    return Gen<std::vector<T>>::invalid("vector_of: min_size " + std::to_string(min_size) +
+                                        " > max_size " + std::to_string(max_size));
+  }
+  if (!elem.error().empty()) return Gen<std::vector<T>>::invalid(std::string(elem.error()));
   return Gen<std::vector<T>>{[elem = std::move(elem), min_size,
                               max_size](Rng& rng) -> std::optional<Tree<std::vector<T>>> {
     const std::size_t n =
@@ -332,6 +355,9 @@ Gen<std::vector<T>> vector_of(Gen<T> elem, std::size_t min_size, std::size_t max
 template <class T, class... G>
 Gen<T> construct(G... gens) {
   static_assert(sizeof...(G) > 0, "construct<T>() needs at least one field generator");
+  std::string error;
+  ((error.empty() && !gens.error().empty() ? (void)(error = gens.error()) : (void)0), ...);
+  if (!error.empty()) return Gen<T>::invalid(std::move(error));
   return Gen<T>{[gens...](Rng& rng) -> std::optional<Tree<T>> {
     bool ok = true;
     // Braced initialisation evaluates the draws left to right.

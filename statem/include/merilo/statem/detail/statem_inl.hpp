@@ -4,7 +4,9 @@
 #ifndef MERILO_STATEM_DETAIL_STATEM_INL_HPP
 #define MERILO_STATEM_DETAIL_STATEM_INL_HPP
 
-#include <exception>  // std::exception: user crashes become violations
+#include <exception>  // std::current_exception: user crashes become violations
+
+#include <merilo/core/reentry.hpp>
 
 namespace merilo::statem {
 
@@ -20,29 +22,27 @@ using sut_t = typename S::sut_type;
 /// Runs `f`; an exception escaping it becomes a crash violation of
 /// `callback` stored in `out`. Returns whether `f` completed.
 template <class F>
-bool guarded(std::string_view callback, Verdict& out, F&& f) noexcept {
+bool guarded(std::string_view callback, MaybeViolation& out, F&& f) noexcept {
   try {
     f();
     return true;
-  } catch (const std::exception& e) {
+  } catch (...) {
     try {
-      out = crash(callback, e.what());
+      out = crash(callback, std::current_exception());
     } catch (...) {  // the message itself could not be built
       out = Violation{std::string(kCrashTag), std::string(callback)};
     }
-  } catch (...) {
-    out = crash(callback, "an exception not derived from std::exception");
   }
   return false;
 }
 
-/// `cmd` printed through fmt; a throwing formatter prints a placeholder.
+/// `cmd` through `core::describe`; a throwing describe prints a placeholder.
 template <class Cmd>
 std::string print(const Cmd& cmd) noexcept {
   try {
-    return fmt::format("{}", cmd);
+    return core::describe(cmd);
   } catch (...) {
-    return "<formatter threw>";
+    return "<describe threw>";
   }
 }
 
@@ -55,11 +55,14 @@ std::vector<Cmd> values(const std::vector<Tree<Cmd>>& trees) {
   return out;
 }
 
-/// A drawn list: the trees of its commands, and a crash that cut the draw.
+/// A drawn list: the trees of its commands, a crash that cut the draw, a
+/// usage error (an invalid generator), and whether it came out starved.
 template <class Cmd>
 struct Grown {
   std::vector<Tree<Cmd>> trees;
-  Verdict crash;
+  MaybeViolation crash;
+  std::string error;
+  bool starved = false;
 };
 
 /// Draws run `run`'s list: a length in [1, max_commands], then one command
@@ -79,10 +82,24 @@ Grown<command_t<S>> grow(S& spec, std::uint64_t seed, std::size_t run, std::size
     bool accepted = false;
     for (std::size_t attempt = 0; attempt < kMaxConsecutiveRejections && !accepted; ++attempt) {
       std::optional<Tree<Cmd>> tree;
-      if (!guarded("command", g.crash, [&] { tree = spec.command(*model)(rng); })) return g;
+      std::string invalid;
+      if (!guarded("command", g.crash, [&] {
+            const Gen<Cmd> gen = spec.command(*model);
+            if (!gen.error().empty()) {
+              invalid = std::string(gen.error());
+              return;
+            }
+            tree = gen(rng);
+          })) {
+        return g;
+      }
+      if (!invalid.empty()) {
+        g.error = invalid_generator(invalid);
+        return g;
+      }
       if (!tree) continue;
       Admission admission = Admission::reject;
-      Verdict ignored;
+      MaybeViolation ignored;
       if (!guarded("precondition", ignored,
                    [&] { admission = spec.precondition(*model, tree->value()); })) {
         // Keep the command: executing the list reproduces this crash.
@@ -99,7 +116,10 @@ Grown<command_t<S>> grow(S& spec, std::uint64_t seed, std::size_t run, std::size
       }
       accepted = true;
     }
-    if (!accepted) break;
+    if (!accepted) {
+      g.starved = g.trees.size() * 2 < length;
+      break;
+    }
   }
   return g;
 }
@@ -111,15 +131,15 @@ Execution execute_list(S& spec, const std::vector<command_t<S>>& list) {
   Execution out;
   std::optional<model_t<S>> model;
   if (!guarded("initial", out.violation, [&] { model.emplace(spec.initial()); })) {
-    out.stage = Stage::setup;
+    out.stage = FailureStage::setup;
     return out;
   }
   std::optional<sut_t<S>> sut;
   if (!guarded("new_sut", out.violation, [&] { sut.emplace(spec.new_sut()); })) {
-    out.stage = Stage::setup;
+    out.stage = FailureStage::setup;
     return out;
   }
-  out.stage = Stage::command;
+  out.stage = FailureStage::command;
   for (std::size_t i = 0; i < list.size() && !out.violation; ++i) {
     out.step = i;
     const command_t<S>& cmd = list[i];
@@ -143,7 +163,7 @@ Execution execute_list(S& spec, const std::vector<command_t<S>>& list) {
     });
   }
   if (!out.violation) {
-    out.stage = Stage::finish;
+    out.stage = FailureStage::finish;
     out.step = list.size();
     guarded("finish", out.violation, [&] { out.violation = spec.finish(*sut, *model); });
   }
@@ -179,8 +199,8 @@ class Shrinker {
  public:
   using Cmd = command_t<S>;
 
-  Shrinker(S& spec, const Config& config, std::vector<Tree<Cmd>> trees, Violation violation,
-           Stage stage, std::size_t step)
+  Shrinker(S& spec, const CheckConfig& config, std::vector<Tree<Cmd>> trees, Violation violation,
+           FailureStage stage, std::size_t step)
       : spec_(spec),
         config_(config),
         current_(std::move(trees)),
@@ -198,7 +218,7 @@ class Shrinker {
 
   const std::vector<Tree<Cmd>>& current() const { return current_; }
   const Violation& violation() const { return violation_; }
-  Stage stage() const { return stage_; }
+  FailureStage stage() const { return stage_; }
   std::size_t step() const { return step_; }
   std::size_t shrinks() const { return accepted_; }
   std::size_t executions() const { return executions_; }
@@ -280,11 +300,11 @@ class Shrinker {
   }
 
   S& spec_;
-  const Config& config_;
+  const CheckConfig& config_;
   std::vector<Tree<Cmd>> current_;
   std::string tag_;
   Violation violation_;  // of current_
-  Stage stage_;
+  FailureStage stage_;
   std::size_t step_;
   std::size_t accepted_ = 0;
   std::size_t executions_ = 0;
@@ -292,12 +312,28 @@ class Shrinker {
   bool bound_hit_ = false;
 };
 
+/// What one run did: a failure (shrunk), a usage error, or a pass.
+template <class Cmd>
+struct RunOutcome {
+  std::optional<Failure<Cmd>> failure;
+  std::string error;
+  bool starved = false;
+  std::size_t commands = 0;
+};
+
 /// Draws, executes and (on failure) shrinks run `run`.
 template <class S>
-std::optional<Failure<command_t<S>>> run_one(S& spec, const Config& config, std::size_t run) {
+RunOutcome<command_t<S>> run_one(S& spec, const CheckConfig& config, std::size_t run) {
   using Cmd = command_t<S>;
+  RunOutcome<Cmd> out;
   Grown<Cmd> grown = grow(spec, *config.seed, run, config.max_commands);
-  Failure<Cmd> f;
+  if (!grown.error.empty()) {
+    out.error = std::move(grown.error);
+    return out;
+  }
+  out.starved = grown.starved;
+  out.commands = grown.trees.size();
+  Failure<Cmd>& f = out.failure.emplace();
   f.seed = *config.seed;
   f.run = run;
   f.max_commands = config.max_commands;
@@ -307,12 +343,15 @@ std::optional<Failure<command_t<S>>> run_one(S& spec, const Config& config, std:
   if (grown.crash) {  // cannot be re-executed: reported as drawn
     f.violation = f.original_violation = *grown.crash;
     f.shrunk = f.original;
-    f.stage = f.original_stage = Stage::generation;
+    f.stage = f.original_stage = FailureStage::generation;
     f.step = f.original_step = f.original.size();
-    return f;
+    return out;
   }
   Execution first = execute_list(spec, f.original);
-  if (!first.violation.has_value()) return std::nullopt;
+  if (!first.violation.has_value()) {
+    out.failure.reset();
+    return out;
+  }
   f.original_violation = std::move(first.violation).value();
   f.original_stage = first.stage;
   f.original_step = first.step;
@@ -327,43 +366,79 @@ std::optional<Failure<command_t<S>>> run_one(S& spec, const Config& config, std:
   f.candidates = shrinker.executions();
   f.inadmissible = shrinker.dropped();
   f.end = shrinker.end();
-  return f;
+  return out;
 }
 
 }  // namespace detail
 
 template <class S>
-requires Spec<std::remove_cvref_t<S>> Result<typename std::remove_cvref_t<S>::command_type> check(
-    S&& spec, const Config& config) {
-  Result<typename std::remove_cvref_t<S>::command_type> r;
+requires Spec<std::remove_cvref_t<S>> CheckResult<typename std::remove_cvref_t<S>::command_type>
+check(S&& spec, const CheckConfig& config) {
+  CheckResult<typename std::remove_cvref_t<S>::command_type> r;
+  if (core::inside_merilo()) {
+    r.error = core::kReentryError;
+    return r;
+  }
+  core::EntryGuard guard;
   r.error = detail::validate(config, true);
   if (!r.error.empty()) return r;
   for (std::size_t run = 0; run < config.test_count; ++run) {
+    auto outcome = detail::run_one(spec, config, run);
+    if (!outcome.error.empty()) {
+      r.error = std::move(outcome.error);
+      return r;
+    }
     r.runs = run + 1;
-    r.failure = detail::run_one(spec, config, run);
-    if (r.failure) break;
+    r.commands_run += outcome.commands;
+    if (outcome.starved) ++r.starved;
+    if (outcome.failure) {
+      r.failure = std::move(outcome.failure);
+      return r;
+    }
   }
+  if (r.starved * 2 > r.runs) r.unhealthy = detail::unhealthy(r.starved, r.runs);
   return r;
 }
 
 template <class S>
-requires Spec<std::remove_cvref_t<S>> Result<typename std::remove_cvref_t<S>::command_type>
-check_run(S&& spec, const Config& config, std::size_t run) {
-  Result<typename std::remove_cvref_t<S>::command_type> r;
+requires Spec<std::remove_cvref_t<S>> CheckResult<typename std::remove_cvref_t<S>::command_type>
+check_run(S&& spec, const CheckConfig& config, std::size_t run) {
+  CheckResult<typename std::remove_cvref_t<S>::command_type> r;
+  if (core::inside_merilo()) {
+    r.error = core::kReentryError;
+    return r;
+  }
+  core::EntryGuard guard;
   r.error = detail::validate(config, false);
   if (!r.error.empty()) return r;
+  auto outcome = detail::run_one(spec, config, run);
+  if (!outcome.error.empty()) {
+    r.error = std::move(outcome.error);
+    return r;
+  }
   r.runs = 1;
-  r.failure = detail::run_one(spec, config, run);
+  r.commands_run = outcome.commands;
+  r.starved = outcome.starved ? 1 : 0;
+  r.failure = std::move(outcome.failure);
   return r;
 }
 
 template <class S>
 requires Spec<std::remove_cvref_t<S>> Commands<typename std::remove_cvref_t<S>::command_type>
-commands(S&& spec, const Config& config, std::size_t run) {
+commands(S&& spec, const CheckConfig& config, std::size_t run) {
   Commands<typename std::remove_cvref_t<S>::command_type> c;
+  if (core::inside_merilo()) {
+    c.error = core::kReentryError;
+    return c;
+  }
+  core::EntryGuard guard;
   c.error = detail::validate(config, false);
   if (!c.error.empty()) return c;
   auto grown = detail::grow(spec, *config.seed, run, config.max_commands);
+  if (!grown.error.empty()) {
+    c.error = std::move(grown.error);
+    return c;
+  }
   c.list = detail::values(grown.trees);
   c.generation_crash = std::move(grown.crash);
   return c;
@@ -372,30 +447,24 @@ commands(S&& spec, const Config& config, std::size_t run) {
 template <class S>
 requires Spec<std::remove_cvref_t<S>> Execution
 replay(S&& spec, const std::vector<typename std::remove_cvref_t<S>::command_type>& list) {
+  if (core::inside_merilo()) {
+    Execution e;
+    e.error = core::kReentryError;
+    return e;
+  }
+  core::EntryGuard guard;
   return detail::execute_list(spec, list);
 }
 
 template <class Cmd>
 std::string report(const Failure<Cmd>& failure) {
-  detail::ReportInput in;
-  in.seed = failure.seed;
-  in.run = failure.run;
-  in.max_commands = failure.max_commands;
-  in.max_shrinks = failure.max_shrinks;
-  in.shrink_retries = failure.shrink_retries;
-  in.violation = failure.violation;
-  in.original_violation = failure.original_violation;
-  for (const Cmd& c : failure.original) in.original.push_back(detail::print(c));
-  for (const Cmd& c : failure.shrunk) in.shrunk.push_back(detail::print(c));
-  in.stage = failure.stage;
-  in.step = failure.step;
-  in.original_stage = failure.original_stage;
-  in.original_step = failure.original_step;
-  in.shrinks = failure.shrinks;
-  in.candidates = failure.candidates;
-  in.inadmissible = failure.inadmissible;
-  in.end = failure.end;
-  return detail::render_report(in);
+  std::vector<std::string> original;
+  std::vector<std::string> shrunk;
+  original.reserve(failure.original.size());
+  shrunk.reserve(failure.shrunk.size());
+  for (const Cmd& c : failure.original) original.push_back(detail::print(c));
+  for (const Cmd& c : failure.shrunk) shrunk.push_back(detail::print(c));
+  return detail::render_report(failure, original, shrunk);
 }
 
 }  // namespace merilo::statem
