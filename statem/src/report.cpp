@@ -59,18 +59,35 @@ void put(std::string& out, fmt::format_string<A...> format, A&&... args) {
 
 std::string one_line(const Violation& v) { return fmt::format("[{}] {}", v.tag, v.detail); }
 
-/// One command per line, numbered; the failing one marked with "->".
+/// Lists longer than this are printed cut to their first and last
+/// `kKeptLines` lines (and the failing command).
+constexpr std::size_t kLongList = 24;
+constexpr std::size_t kKeptLines = 8;
+
+/// One command per line, numbered; the failing one marked with "->". With
+/// `cut`, a long list keeps only its first and last lines and the failing
+/// command.
 void list(std::string& out, const std::vector<std::string>& cmds, FailureStage stage,
-          std::size_t step) {
+          std::size_t step, bool cut) {
   if (cmds.empty()) {
     out += "    (empty list)\n";
     return;
   }
   const int width = static_cast<int>(fmt::formatted_size("{}", cmds.size() - 1));
+  const bool shorten = cut && cmds.size() > kLongList;
+  std::size_t hidden = 0;
   for (std::size_t i = 0; i < cmds.size(); ++i) {
     const bool failing = stage == FailureStage::command && i == step;
+    const bool shown = !shorten || failing || i < kKeptLines || i + kKeptLines >= cmds.size();
+    if (!shown) {
+      ++hidden;
+      continue;
+    }
+    if (hidden > 0) put(out, "     {:>{}}  ... {} commands not shown ...\n", "", width, hidden);
+    hidden = 0;
     put(out, "  {} {:>{}}  {}\n", failing ? "->" : "  ", i, width, cmds[i]);
   }
+  if (hidden > 0) put(out, "     {:>{}}  ... {} commands not shown ...\n", "", width, hidden);
 }
 
 }  // namespace
@@ -83,6 +100,8 @@ std::string render_report(const FailureInfo& in, const std::vector<std::string>&
   if (in.stage == FailureStage::generation) {
     put(out,
         "  a callback threw while the list was being drawn, so it was not executed or shrunk\n");
+  } else if (in.replayed) {
+    put(out, "  rebuilt from a replay token and executed once (not shrunk again)\n");
   } else {
     put(out,
         "  shrunk from {} to {} commands: {} shrinks accepted, {} executions, {} inadmissible "
@@ -96,23 +115,28 @@ std::string render_report(const FailureInfo& in, const std::vector<std::string>&
   }
   put(out, "\nshrunk list ({} commands), failing {}:\n", shrunk.size(),
       where(in.stage, in.step, shrunk.size()));
-  list(out, shrunk, in.stage, in.step);
+  list(out, shrunk, in.stage, in.step, false);
   put(out, "violation: {}\n", one_line(in.violation));
   put(out, "\noriginal list ({} commands), failing {}:\n", original.size(),
       where(in.original_stage, in.original_step, original.size()));
-  list(out, original, in.original_stage, in.original_step);
+  list(out, original, in.original_stage, in.original_step, true);
   put(out, "violation: {}\n", one_line(in.original_violation));
   put(out, "\nreproduce:\n");
   put(out,
-      "  this run alone:   merilo::statem::check_run(spec, {{.seed = {}, .max_commands = {}, "
-      ".max_shrinks = {}, .shrink_retries = {}}}, {})\n",
-      in.seed, in.max_commands, in.max_shrinks, in.shrink_retries, in.run);
+      "  this run alone:   merilo::statem::check_run(spec, {{.seed = {}, .test_count = {}, "
+      ".max_commands = {}, .max_shrinks = {}, .shrink_retries = {}}}, {})\n",
+      in.seed, in.test_count, in.max_commands, in.max_shrinks, in.shrink_retries, in.run);
   put(out,
-      "  its list only:    merilo::statem::commands(spec, {{.seed = {}, .max_commands = {}}}, "
-      "{})\n",
-      in.seed, in.max_commands, in.run);
-  put(out, "  the shrunk list:  merilo::statem::replay(spec, {{...the {} commands above...}})\n",
-      shrunk.size());
+      "  its list only:    merilo::statem::commands(spec, {{.seed = {}, .test_count = {}, "
+      ".max_commands = {}}}, {})\n",
+      in.seed, in.test_count, in.max_commands, in.run);
+  if (!in.replay_token.empty()) {
+    put(out,
+        "  the shrunk list:  run the test again with the environment variable below, or pass "
+        "CheckConfig{{.replay = \"{}\"}}\n",
+        in.replay_token);
+    put(out, "MERILO_STATEM_REPLAY={}\n", in.replay_token);
+  }
   return out;
 }
 

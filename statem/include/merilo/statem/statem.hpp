@@ -7,8 +7,8 @@
 // system, run one command on it and judge the answer against the model.
 // `check` draws admissible command lists, runs each on a fresh system, and
 // when one fails shrinks it to a short list that fails the same way (same
-// violation tag). `report` turns the failure into text that says how to
-// reproduce it.
+// violation tag). `report` turns the failure into text that ends with one
+// line that re-runs exactly the shrunk failure.
 //
 // Example (docs/examples/statem_quickstart.cpp is the whole, compiled
 // program):
@@ -32,15 +32,26 @@
 //   if (r.failure) std::puts(st::report(*r.failure).c_str());
 // clang-format on
 //
-// Seeds: there is no default; `CheckConfig::seed` is required. Run i draws
-// its list from `Rng{run_seed(seed, i)}`,
+// Seeds: there is no default; `CheckConfig::seed` is required (the
+// environment variable `MERILO_STATEM_SEED` overrides it for every check in
+// the process). Run i draws its list from `Rng{run_seed(seed, i), size}`,
 // so `check_run(spec, config, i)` and `commands(spec, config, i)` reproduce
 // run i alone.
 //
+// Sizes grow: run i has size `run_size(i, test_count)`, from about
+// 100 / (test_count / 2) for run 0 up to 100 (`kMaxSize`) from the middle
+// run on. A run's list is at most `ceil(max_commands * size / 100)` long
+// (its length uniform from 1 to that), and the generators in gen.hpp scale
+// integer ranges by the same size, so early runs are short with small
+// values and later runs reach `max_commands` and the full ranges.
+//
 // Shrinking (docs/design/statem-shrinking.md): the empty list once; then
-// rounds that delete contiguous chunks of n/2, n/4, ..., 1 commands and then
-// replace one command by a child of its shrink tree, until a round accepts
-// nothing that fails with the original tag.
+// deletions of contiguous chunks (a halving sweep first, then every chunk
+// size), then value shrinks (commands whose values move together first,
+// then each command alone), until nothing smaller fails with the original
+// tag. Every accepted list is cut after its failing command. `converged`
+// means 1-minimal: no single chunk deletion and no single value-shrink step
+// of the result fails with the same tag.
 //
 // NOTE: an exception escaping any callback of the spec (or a generator,
 // or `CheckConfig::shrink_stop`) is caught: in `new_sut`, `execute`,
@@ -83,7 +94,7 @@ enum class Admission : std::uint8_t {
 
 /// How shrinking ended.
 enum class ShrinkEnd : std::uint8_t {
-  converged,  ///< A round accepted nothing: a local minimum.
+  converged,  ///< 1-minimal: no single chunk deletion or value shrink fails the same way.
   bound_hit,  ///< `max_shrinks`, the inadmissible cap or `shrink_stop` ended it early.
 };
 
@@ -124,6 +135,9 @@ inline constexpr std::string_view kPreconditionTag = "statem.precondition";
 inline constexpr std::size_t kMaxInadmissible = 250'000;
 /// Consecutive rejected (or given-up) draws that end a list early.
 inline constexpr std::size_t kMaxConsecutiveRejections = 8;
+/// The default `CheckConfig::max_commands` (see docs/statem.md for the
+/// measurement behind it).
+inline constexpr std::size_t kDefaultMaxCommands = 100;
 
 /// What `execute` and `finish` return: `std::nullopt` (spelled `ok()`) or
 /// the violation found.
@@ -188,14 +202,16 @@ concept Spec =
 ///   statem::CheckConfig{.seed = 42, .test_count = 200}
 struct CheckConfig {
   /// Required: a check without a seed is a usage error. Seeds are full
-  /// 64-bit values (0 is a seed like any other).
+  /// 64-bit values (0 is a seed like any other). `MERILO_STATEM_SEED`
+  /// (decimal or 0x-hex) in the environment overrides it.
   std::optional<std::uint64_t> seed = std::nullopt;
-  /// Runs (command lists) per check; at least 1.
+  /// Runs (command lists) per check; at least 1. Also sets how fast sizes
+  /// grow: run i has size `run_size(i, test_count)`.
   std::size_t test_count = 100;
-  /// Each run draws a length uniformly in [1, max_commands]; at least 1. A
-  /// run's list may end earlier when `kMaxConsecutiveRejections` draws in a row are
+  /// The longest list, reached at full size; at least 1. A run's list may
+  /// end earlier when `kMaxConsecutiveRejections` draws in a row are
   /// rejected.
-  std::size_t max_commands = 20;
+  std::size_t max_commands = kDefaultMaxCommands;
   /// Executions the shrinker may spend (retries included).
   std::size_t max_shrinks = 2000;
   /// Extra executions of a shrink candidate that did not fail with the
@@ -206,6 +222,11 @@ struct CheckConfig {
   /// run, never for a dropped candidate); `stop_shrinking` keeps the best
   /// list so far. Empty means always keep shrinking.
   std::function<ShrinkStop()> shrink_stop = nullptr;
+  /// A replay token from a report's last line: `check` then draws that
+  /// run's list, rebuilds the shrunk list from it and executes it once,
+  /// without running or shrinking anything else. `MERILO_STATEM_REPLAY` in
+  /// the environment overrides it.
+  std::string replay = {};
 };
 
 /// Every field of a failure except the two command lists: what the report
@@ -213,9 +234,11 @@ struct CheckConfig {
 struct FailureInfo {
   std::uint64_t seed = 0;          ///< The seed of the check.
   std::size_t run = 0;             ///< Which run failed (0-based).
+  std::size_t test_count = 0;      ///< `CheckConfig::test_count` (sets the run's size).
   std::size_t max_commands = 0;    ///< `CheckConfig::max_commands`, needed to reproduce.
   std::size_t max_shrinks = 0;     ///< `CheckConfig::max_shrinks` of the shrink.
   std::size_t shrink_retries = 0;  ///< `CheckConfig::shrink_retries` of the shrink.
+  std::uint64_t size = 0;          ///< The run's size (`run_size`).
   Violation violation;             ///< What the shrunk list broke (same tag as the original).
   Violation original_violation;    ///< What the original list broke.
   FailureStage stage = FailureStage::command;  ///< Where the shrunk list failed.
@@ -226,6 +249,8 @@ struct FailureInfo {
   std::size_t candidates = 0;            ///< Executions spent shrinking (retries included).
   std::size_t inadmissible = 0;          ///< Candidates dropped unexecuted by a precondition.
   ShrinkEnd end = ShrinkEnd::converged;  ///< Why shrinking stopped.
+  bool replayed = false;                 ///< Rebuilt from a replay token, not shrunk.
+  std::string replay_token;              ///< Re-runs exactly `shrunk` (`CheckConfig::replay`).
 };
 
 /// A failing run, shrunk: `FailureInfo` plus the two command lists.
@@ -279,7 +304,25 @@ struct Execution {
   [[nodiscard]] bool ok() const noexcept { return error.empty() && !violation.has_value(); }
 };
 
-/// Runs up to `config.test_count` lists and shrinks the first failing one.
+/// The size of run `run` in a check of `test_count` runs: grows linearly
+/// from `ceil(kMaxSize / ramp)` to `kMaxSize`, reached at run `ramp - 1`,
+/// where `ramp = max(1, test_count / 2)`.
+[[nodiscard]] constexpr std::uint64_t run_size(std::size_t run, std::size_t test_count) noexcept {
+  const std::uint64_t ramp = test_count / 2 > 1 ? test_count / 2 : 1;
+  const std::uint64_t grown = (kMaxSize * (static_cast<std::uint64_t>(run) + 1) + ramp - 1) / ramp;
+  return grown < kMaxSize ? grown : kMaxSize;
+}
+
+/// The longest list of a run of size `size`: `scale(max_commands, size)`
+/// (`ceil(max_commands * size / kMaxSize)`), at least 1.
+[[nodiscard]] constexpr std::size_t run_length_bound(std::size_t max_commands,
+                                                     std::uint64_t size) noexcept {
+  const std::uint64_t n = scale(static_cast<std::uint64_t>(max_commands), size);
+  return n > 0 ? static_cast<std::size_t>(n) : std::size_t{1};
+}
+
+/// Runs up to `config.test_count` lists and shrinks the first failing one
+/// (or, with a replay token, re-runs that one shrunk failure).
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] CheckResult<typename std::remove_cvref_t<S>::command_type> check(
@@ -306,14 +349,16 @@ requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] Execution replay(
     S&& spec, const std::vector<typename std::remove_cvref_t<S>::command_type>& list);
 
-/// A multi-line report of `failure`: seed and run, the original and shrunk
-/// lists, the failing step, the violation, shrink statistics and how to
-/// reproduce it. The same failure always gives the same text.
+/// A multi-line report of `failure`: seed and run, the shrunk list, the
+/// original list (cut to its first and last lines when long), the failing
+/// step, the violation, shrink statistics, and as its last line the replay
+/// line to paste. The same failure always gives the same text.
 template <class Cmd>
 [[nodiscard]] std::string report(const Failure<Cmd>& failure);
 
 }  // namespace merilo::statem
 
+#include <merilo/statem/detail/replay_token.hpp>
 #include <merilo/statem/detail/report.hpp>
 #include <merilo/statem/detail/statem_inl.hpp>
 

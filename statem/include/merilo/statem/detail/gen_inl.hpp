@@ -33,6 +33,15 @@ constexpr I from_ordered(std::uint64_t u) noexcept {
   }
 }
 
+/// A nonzero label from the parts of a change.
+constexpr std::uint64_t label(std::uint64_t kind, std::uint64_t a, std::uint64_t b) noexcept {
+  return Rng::mix(Rng::mix(Rng::mix(kind) ^ a) ^ Rng::remix(b)) | 1;
+}
+
+inline constexpr std::uint64_t kIntegerEdit = 1;
+inline constexpr std::uint64_t kDeleteEdit = 2;
+inline constexpr std::uint64_t kElementEdit = 3;
+
 /// The sequences made by `factories`, one after the other, each created
 /// only when the previous one is exhausted.
 template <class T>
@@ -71,8 +80,10 @@ class VectorShrinks {
         for (std::size_t i = 0; i < n; ++i) {
           if (i < offset_ || i >= offset_ + chunk_) out.push_back((*elements_)[i]);
         }
+        const std::uint64_t where = detail::label(kDeleteEdit, n, offset_);
         ++offset_;
-        return vector_tree(std::move(out), min_size_);
+        return vector_tree(std::move(out), min_size_)
+            .with_edit(detail::label(kDeleteEdit, where, chunk_));
       }
       chunk_ /= 2;
       offset_ = 0;
@@ -81,9 +92,11 @@ class VectorShrinks {
     while (index_ < n) {
       if (!kids_) kids_ = (*elements_)[index_].children();
       if (std::optional<Tree<T>> child = kids_->next()) {
+        const std::uint64_t edit = child->edit();
         std::vector<Tree<T>> out = *elements_;
         out[index_] = std::move(*child);
-        return vector_tree(std::move(out), min_size_);
+        return vector_tree(std::move(out), min_size_)
+            .with_edit(edit == 0 ? 0 : detail::label(kElementEdit, index_, edit));
       }
       kids_.reset();
       ++index_;
@@ -111,9 +124,10 @@ Seq<Tree<std::tuple<Ts...>>> tuple_shrinks_at(const std::tuple<Tree<Ts>...>& tre
       [trees, kids]() mutable -> std::optional<Tree<std::tuple<Ts...>>> {
         auto child = kids.next();
         if (!child) return std::nullopt;
+        const std::uint64_t edit = child->edit();
         auto out = trees;
         std::get<I>(out) = std::move(*child);
-        return tuple_tree<Ts...>(out);
+        return tuple_tree<Ts...>(out).with_edit(edit);
       }};
 }
 
@@ -143,6 +157,22 @@ struct GenValue<Gen<T>> {
   using type = T;
 };
 
+/// One draw of each generator, left to right; nullopt when one gives up.
+template <class First, class... Rest>
+std::optional<
+    std::tuple<Tree<typename GenValue<First>::type>, Tree<typename GenValue<Rest>::type>...>>
+draw_fields(Rng& rng, const First& first, const Rest&... rest) {
+  std::optional<Tree<typename GenValue<First>::type>> head = first(rng);
+  if (!head) return std::nullopt;
+  if constexpr (sizeof...(Rest) == 0) {
+    return std::make_tuple(std::move(*head));
+  } else {
+    auto tail = draw_fields(rng, rest...);
+    if (!tail) return std::nullopt;
+    return std::tuple_cat(std::make_tuple(std::move(*head)), std::move(*tail));
+  }
+}
+
 }  // namespace detail
 
 // ---- trees -------------------------------------------------------------------
@@ -161,7 +191,8 @@ Tree<I> integer_tree(I value, I target) {
                      if (step == 0) return std::nullopt;
                      ++k;
                      const std::uint64_t uc = down ? uv - step : uv + step;
-                     return integer_tree(detail::from_ordered<I>(uc), target);
+                     return integer_tree(detail::from_ordered<I>(uc), target)
+                         .with_edit(detail::label(detail::kIntegerEdit, uv, uc));
                    }};
                  }};
 }
@@ -175,7 +206,7 @@ auto map_tree(const Tree<T>& tree, F f) -> Tree<decltype(f(tree.value()))> {
         return Seq<Tree<U>>{[kids = tree.children(), f]() mutable -> std::optional<Tree<U>> {
           std::optional<Tree<T>> child = kids.next();
           if (!child) return std::nullopt;
-          return map_tree(*child, f);
+          return map_tree(*child, f).with_edit(child->edit());
         }};
       }};
 }
@@ -186,7 +217,7 @@ Tree<T> filter_tree(const Tree<T>& tree, P pred) {
       tree.value(), [tree, pred]() {
         return Seq<Tree<T>>{[kids = tree.children(), pred]() mutable -> std::optional<Tree<T>> {
           while (std::optional<Tree<T>> child = kids.next()) {
-            if (pred(child->value())) return filter_tree(*child, pred);
+            if (pred(child->value())) return filter_tree(*child, pred).with_edit(child->edit());
           }
           return std::nullopt;
         }};
@@ -221,8 +252,10 @@ Gen<I> integer(I lo, I hi, I target) {
   if (target < lo) target = lo;
   if (target > hi) target = hi;
   return Gen<I>{[lo, hi, target](Rng& rng) -> std::optional<Tree<I>> {
-    const std::uint64_t ulo = detail::to_ordered(lo);
-    const std::uint64_t range = detail::to_ordered(hi) - ulo;
+    const std::uint64_t ut = detail::to_ordered(target);
+    const std::uint64_t ulo = ut - scale(ut - detail::to_ordered(lo), rng.size());
+    const std::uint64_t uhi = ut + scale(detail::to_ordered(hi) - ut, rng.size());
+    const std::uint64_t range = uhi - ulo;
     const std::uint64_t x = range == ~std::uint64_t{0} ? rng.next() : rng.below(range + 1);
     return integer_tree(detail::from_ordered<I>(ulo + x), target);
   }};
@@ -241,8 +274,13 @@ template <class T>
 Gen<T> element_of(std::vector<T> values) {
   if (values.empty()) return Gen<T>::invalid("element_of: no values to choose from");
   auto shared = std::make_shared<const std::vector<T>>(std::move(values));
-  return map(integer<std::size_t>(0, shared->size() - 1),
-             [shared](std::size_t i) -> T { return (*shared)[i]; });
+  const Gen<std::size_t> index = integer<std::size_t>(0, shared->size() - 1);
+  // The choice of an element is not a magnitude: it ignores the size.
+  const Gen<std::size_t> any_index{[index](Rng& rng) {
+    Rng full{rng.next()};
+    return index(full);
+  }};
+  return map(any_index, [shared](std::size_t i) -> T { return (*shared)[i]; });
 }
 
 template <class T>
@@ -338,9 +376,8 @@ Gen<std::vector<T>> vector_of(Gen<T> elem, std::size_t min_size, std::size_t max
   if (!elem.error().empty()) return Gen<std::vector<T>>::invalid(std::string(elem.error()));
   return Gen<std::vector<T>>{[elem = std::move(elem), min_size,
                               max_size](Rng& rng) -> std::optional<Tree<std::vector<T>>> {
-    const std::size_t n =
-        min_size +
-        static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(max_size - min_size) + 1));
+    const std::uint64_t extra = scale(static_cast<std::uint64_t>(max_size - min_size), rng.size());
+    const std::size_t n = min_size + static_cast<std::size_t>(rng.below(extra + 1));
     std::vector<Tree<T>> trees;
     trees.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -359,13 +396,9 @@ Gen<T> construct(G... gens) {
   ((error.empty() && !gens.error().empty() ? (void)(error = gens.error()) : (void)0), ...);
   if (!error.empty()) return Gen<T>::invalid(std::move(error));
   return Gen<T>{[gens...](Rng& rng) -> std::optional<Tree<T>> {
-    bool ok = true;
-    // Braced initialisation evaluates the draws left to right.
-    std::tuple<std::optional<Tree<typename detail::GenValue<G>::type>>...> drawn{gens(rng)...};
-    std::apply([&ok](const auto&... d) { ok = (static_cast<bool>(d) && ...); }, drawn);
-    if (!ok) return std::nullopt;
-    auto trees = std::apply([](const auto&... d) { return std::make_tuple(*d...); }, drawn);
-    return map_tree(detail::tuple_tree(trees), [](const auto& fields) {
+    auto trees = detail::draw_fields(rng, gens...);
+    if (!trees) return std::nullopt;
+    return map_tree(detail::tuple_tree(*trees), [](const auto& fields) {
       return std::apply([](const auto&... v) { return T{v...}; }, fields);
     });
   }};
