@@ -22,12 +22,12 @@ double seconds_since(Clock::time_point start) {
 
 /// The kv store checked only at the end, so a failing list runs to its end.
 struct LateKv : kv::Spec {
-  st::Verdict execute(sut_type& s, const model_type& /*before*/, const kv::Cmd& c) const {
+  st::MaybeViolation execute(sut_type& s, const model_type& /*before*/, const kv::Cmd& c) const {
     if (c.kind == kv::Cmd::Kind::put) s.put(c.key, c.value);
     if (c.kind == kv::Cmd::Kind::del) s.del(c.key);
     return st::ok();
   }
-  st::Verdict finish(sut_type& s, const model_type& m) const {
+  st::MaybeViolation finish(sut_type& s, const model_type& m) const {
     for (int k = 0; k < 4; ++k) {
       const auto it = m.find(k);
       const std::optional<int> got = s.get(k);
@@ -88,7 +88,7 @@ int main() {
       (checked / static_cast<double>(r.runs)) / (replayed / kLists));
 
   // 3. Shrinking a failing 100-command list.
-  const st::Config config{.seed = 3, .max_commands = 100, .max_shrinks = 100'000};
+  const st::CheckConfig config{.seed = 3, .max_commands = 100, .max_shrinks = 100'000};
   std::size_t run = 0;
   for (;; ++run) {
     auto listed = st::commands(LateKv{}, config, run);

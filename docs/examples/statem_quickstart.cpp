@@ -1,5 +1,5 @@
 // docs/examples/statem_quickstart.cpp
-#include <string_view>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
@@ -20,17 +20,14 @@ struct Stack {  // the system under test; with `bug` it drops the third push
   }
 };
 
-struct Cmd {
+struct Cmd {  // push(value), or pop
   bool push;
   int value;
-};  // push(value), or pop
-template <>
-struct fmt::formatter<Cmd> : fmt::formatter<std::string_view> {
-  auto format(const Cmd& c, format_context& ctx) const {
-    return c.push ? fmt::format_to(ctx.out(), "push({})", c.value)
-                  : fmt::format_to(ctx.out(), "pop");
-  }
 };
+// How reports print a command (merilo::core::describe finds it by ADL).
+std::string merilo_describe(const Cmd& c) {
+  return c.push ? fmt::format("push({})", c.value) : std::string("pop");
+}
 
 struct StackSpec {
   using model_type = std::vector<int>;  // the stack's contents, bottom first
@@ -57,7 +54,7 @@ struct StackSpec {
     return m;
   }
   Stack new_sut() const { return Stack{bug, {}}; }
-  st::Verdict execute(Stack& s, const model_type& before, const Cmd& c) const {
+  st::MaybeViolation execute(Stack& s, const model_type& before, const Cmd& c) const {
     if (c.push) {
       s.push(c.value);
       return st::ok();
@@ -66,7 +63,7 @@ struct StackSpec {
     if (got == before.back()) return st::ok();
     return st::fail("stack.pop", fmt::format("pop gave {}, the model says {}", got, before.back()));
   }
-  st::Verdict finish(Stack&, const model_type&) const { return st::ok(); }
+  st::MaybeViolation finish(Stack&, const model_type&) const { return st::ok(); }
   void teardown(Stack&) const {}
 };
 

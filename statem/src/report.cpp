@@ -1,22 +1,23 @@
 // report.cpp — statem's text: failure reports, crash and precondition
-// violations, and config validation, compiled once.
+// violations, usage errors and config validation, compiled once.
 #include <iterator>  // std::back_inserter
 
 #include <fmt/format.h>
 
+#include <merilo/core/crash.hpp>
 #include <merilo/statem/statem.hpp>
 
 namespace merilo::statem {
 
-std::string_view name(Stage stage) noexcept {
+std::string_view name(FailureStage stage) noexcept {
   switch (stage) {
-    case Stage::setup:
+    case FailureStage::setup:
       return "setup";
-    case Stage::command:
+    case FailureStage::command:
       return "command";
-    case Stage::finish:
+    case FailureStage::finish:
       return "finish";
-    case Stage::generation:
+    case FailureStage::generation:
       return "generation";
   }
   return "out-of-range";
@@ -36,16 +37,16 @@ namespace detail {
 
 namespace {
 
-/// "at step 3", "in finish (after 4 commands)", "in setup (initial/new_sut)".
-std::string where(Stage stage, std::size_t step, std::size_t size) {
+/// "at step 3", "in finish, after all 4 commands", "in setup ...".
+std::string where(FailureStage stage, std::size_t step, std::size_t size) {
   switch (stage) {
-    case Stage::setup:
+    case FailureStage::setup:
       return "in setup (initial or new_sut), before any command";
-    case Stage::command:
+    case FailureStage::command:
       return fmt::format("at step {}", step);
-    case Stage::finish:
+    case FailureStage::finish:
       return fmt::format("in finish, after all {} commands", size);
-    case Stage::generation:
+    case FailureStage::generation:
       return fmt::format("while drawing command {}", size);
   }
   return "somewhere out of range";
@@ -58,65 +59,90 @@ void put(std::string& out, fmt::format_string<A...> format, A&&... args) {
 
 std::string one_line(const Violation& v) { return fmt::format("[{}] {}", v.tag, v.detail); }
 
-/// One command per line, numbered; the failing one marked with "->".
-void list(std::string& out, const std::vector<std::string>& cmds, Stage stage, std::size_t step) {
+/// Lists longer than this are printed cut to their first and last
+/// `kKeptLines` lines (and the failing command).
+constexpr std::size_t kLongList = 24;
+constexpr std::size_t kKeptLines = 8;
+
+/// One command per line, numbered; the failing one marked with "->". With
+/// `cut`, a long list keeps only its first and last lines and the failing
+/// command.
+void list(std::string& out, const std::vector<std::string>& cmds, FailureStage stage,
+          std::size_t step, bool cut) {
   if (cmds.empty()) {
     out += "    (empty list)\n";
     return;
   }
   const int width = static_cast<int>(fmt::formatted_size("{}", cmds.size() - 1));
+  const bool shorten = cut && cmds.size() > kLongList;
+  std::size_t hidden = 0;
   for (std::size_t i = 0; i < cmds.size(); ++i) {
-    const bool failing = stage == Stage::command && i == step;
-    fmt::format_to(std::back_inserter(out), "  {} {:>{}}  {}\n", failing ? "->" : "  ", i, width,
-                   cmds[i]);
+    const bool failing = stage == FailureStage::command && i == step;
+    const bool shown = !shorten || failing || i < kKeptLines || i + kKeptLines >= cmds.size();
+    if (!shown) {
+      ++hidden;
+      continue;
+    }
+    if (hidden > 0) put(out, "     {:>{}}  ... {} commands not shown ...\n", "", width, hidden);
+    hidden = 0;
+    put(out, "  {} {:>{}}  {}\n", failing ? "->" : "  ", i, width, cmds[i]);
   }
+  if (hidden > 0) put(out, "     {:>{}}  ... {} commands not shown ...\n", "", width, hidden);
 }
 
 }  // namespace
 
-std::string render_report(const ReportInput& in) {
+std::string render_report(const FailureInfo& in, const std::vector<std::string>& original,
+                          const std::vector<std::string>& shrunk) {
   std::string out;
   put(out, "merilo::statem: run {} of seed {} failed {}: {}\n", in.run, in.seed,
-      where(in.stage, in.step, in.shrunk.size()), one_line(in.violation));
-  if (in.stage == Stage::generation) {
+      where(in.stage, in.step, shrunk.size()), one_line(in.violation));
+  if (in.stage == FailureStage::generation) {
     put(out,
         "  a callback threw while the list was being drawn, so it was not executed or shrunk\n");
+  } else if (in.replayed) {
+    put(out, "  rebuilt from a replay token and executed once (not shrunk again)\n");
   } else {
     put(out,
         "  shrunk from {} to {} commands: {} shrinks accepted, {} executions, {} inadmissible "
         "candidates dropped; {}",
-        in.original.size(), in.shrunk.size(), in.shrinks, in.candidates, in.inadmissible,
-        name(in.end));
+        original.size(), shrunk.size(), in.shrinks, in.candidates, in.inadmissible, name(in.end));
     if (in.end == ShrinkEnd::bound_hit) {
       put(out, " (max_shrinks = {}, a shrink_stop or the cap of {} inadmissible candidates)",
           in.max_shrinks, kMaxInadmissible);
     }
     put(out, "\n");
   }
-  put(out, "\nshrunk list ({} commands), failing {}:\n", in.shrunk.size(),
-      where(in.stage, in.step, in.shrunk.size()));
-  list(out, in.shrunk, in.stage, in.step);
+  put(out, "\nshrunk list ({} commands), failing {}:\n", shrunk.size(),
+      where(in.stage, in.step, shrunk.size()));
+  list(out, shrunk, in.stage, in.step, false);
   put(out, "violation: {}\n", one_line(in.violation));
-  put(out, "\noriginal list ({} commands), failing {}:\n", in.original.size(),
-      where(in.original_stage, in.original_step, in.original.size()));
-  list(out, in.original, in.original_stage, in.original_step);
+  put(out, "\noriginal list ({} commands), failing {}:\n", original.size(),
+      where(in.original_stage, in.original_step, original.size()));
+  list(out, original, in.original_stage, in.original_step, true);
   put(out, "violation: {}\n", one_line(in.original_violation));
   put(out, "\nreproduce:\n");
   put(out,
-      "  this run alone:   merilo::statem::check_run(spec, {{.seed = {}, .max_commands = {}, "
-      ".max_shrinks = {}, .shrink_retries = {}}}, {})\n",
-      in.seed, in.max_commands, in.max_shrinks, in.shrink_retries, in.run);
+      "  this run alone:   merilo::statem::check_run(spec, {{.seed = {}, .test_count = {}, "
+      ".max_commands = {}, .max_shrinks = {}, .shrink_retries = {}}}, {})\n",
+      in.seed, in.test_count, in.max_commands, in.max_shrinks, in.shrink_retries, in.run);
   put(out,
-      "  its list only:    merilo::statem::commands(spec, {{.seed = {}, .max_commands = {}}}, "
-      "{})\n",
-      in.seed, in.max_commands, in.run);
-  put(out, "  the shrunk list:  merilo::statem::replay(spec, {{...the {} commands above...}})\n",
-      in.shrunk.size());
+      "  its list only:    merilo::statem::commands(spec, {{.seed = {}, .test_count = {}, "
+      ".max_commands = {}}}, {})\n",
+      in.seed, in.test_count, in.max_commands, in.run);
+  if (!in.replay_token.empty()) {
+    put(out,
+        "  the shrunk list:  run the test again with the environment variable below, or pass "
+        "CheckConfig{{.replay = \"{}\"}}\n",
+        in.replay_token);
+    put(out, "MERILO_STATEM_REPLAY={}\n", in.replay_token);
+  }
   return out;
 }
 
-Violation crash(std::string_view callback, std::string_view what) {
-  return Violation{std::string(kCrashTag), fmt::format("{} threw: {}", callback, what)};
+Violation crash(std::string_view callback, std::exception_ptr error) {
+  return Violation{std::string(kCrashTag),
+                   fmt::format("{} threw: {}", callback, core::exception_text(std::move(error)))};
 }
 
 Violation inadmissible(std::size_t step, std::string_view cmd) {
@@ -126,19 +152,36 @@ Violation inadmissible(std::size_t step, std::string_view cmd) {
                                step, cmd)};
 }
 
-std::string validate(const Config& config, bool needs_test_count) {
+std::string validate(const CheckConfig& config, bool needs_test_count) {
   if (!config.seed) {
-    return "merilo::statem: Config::seed is required (there is no default seed); e.g. "
-           "Config{.seed = 42}";
+    return "merilo::statem: CheckConfig::seed is required (there is no default seed); e.g. "
+           "CheckConfig{.seed = 42}";
   }
   if (needs_test_count && config.test_count == 0) {
-    return "merilo::statem: Config::test_count is 0, so the check would run nothing; use at "
-           "least 1";
+    return "merilo::statem: CheckConfig::test_count is 0, so the check would run nothing; use "
+           "at least 1";
   }
   if (config.max_commands == 0) {
-    return "merilo::statem: Config::max_commands is 0; lists need room for at least 1 command";
+    return "merilo::statem: CheckConfig::max_commands is 0; lists need room for at least 1 "
+           "command";
   }
   return "";
+}
+
+std::string invalid_generator(std::string_view why) {
+  return fmt::format(
+      "merilo::statem: the generator the spec's command() returned can never draw a command: "
+      "{}; fix the generator (nothing was tested)",
+      why);
+}
+
+std::string unhealthy(std::size_t starved, std::size_t runs) {
+  return fmt::format(
+      "merilo::statem: the check did not really test: {} of its {} runs were starved (their "
+      "list ended with fewer than half the commands asked for, because {} draws in a row were "
+      "rejected by the precondition or gave up); loosen the precondition or make command() "
+      "draw admissible commands",
+      starved, runs, kMaxConsecutiveRejections);
 }
 
 }  // namespace detail

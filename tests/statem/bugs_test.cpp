@@ -21,7 +21,7 @@ std::uint64_t shrunk_to_minimal(const char* what, Spec spec, Minimal minimal_for
   std::uint64_t hits = 0;
   std::uint64_t found = 0;
   for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
-    auto r = st::check(spec, st::Config{.seed = seed, .test_count = 100, .max_commands = 30});
+    auto r = st::check(spec, st::CheckConfig{.seed = seed, .test_count = 100, .max_commands = 30});
     EXPECT_TRUE(r.error.empty()) << r.error;
     if (!r.failure) continue;
     ++found;
@@ -64,7 +64,7 @@ TEST(SeededBugs, WrappingCounterShrinksToFourIncrements) {
 
 TEST(SeededBugs, TheFixedSystemsPassEveryRun) {
   for (std::uint64_t seed = 0; seed < 5; ++seed) {
-    const st::Config config{.seed = seed, .test_count = 200, .max_commands = 30};
+    const st::CheckConfig config{.seed = seed, .test_count = 200, .max_commands = 30};
     auto q = st::check(sys::queue::Spec{.buggy = false}, config);
     auto k = st::check(sys::kv::Spec{.buggy = false}, config);
     auto c = st::check(sys::counter::Spec{.buggy = false}, config);

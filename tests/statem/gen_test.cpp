@@ -117,7 +117,28 @@ TEST(Integer, DrawsStayInRangeAndAreDeterministic) {
   auto full = st::integer(std::numeric_limits<std::int64_t>::min(),
                           std::numeric_limits<std::int64_t>::max());
   EXPECT_TRUE(full(r1).has_value());
-  EXPECT_FALSE(st::integer(3, 2)(r1).has_value());
+  EXPECT_TRUE(full.error().empty());
+}
+
+TEST(Integer, AnEmptyRangeIsAnInvalidGeneratorThatSaysWhy) {
+  st::Rng r{1};
+  const auto empty = st::integer(10, 1);
+  EXPECT_FALSE(empty(r).has_value());
+  EXPECT_EQ(empty.error(), "integer(10, 1): the range is empty (lo > hi)");
+  EXPECT_TRUE(st::integer(1, 1).error().empty());
+  // Every combinator passes the error on.
+  EXPECT_EQ(st::map(empty, [](int v) { return v + 1; }).error(), empty.error());
+  EXPECT_EQ(st::filter(empty, [](int) { return true; }).error(), empty.error());
+  EXPECT_EQ(st::one_of<int>({st::just(1), empty}).error(), empty.error());
+  EXPECT_EQ(st::vector_of(empty, 0, 3).error(), empty.error());
+  EXPECT_EQ(st::construct<Put>(st::integer(0, 1), empty).error(), empty.error());
+  EXPECT_NE(st::vector_of(st::integer(0, 1), 4, 3).error().find("min_size 4 > max_size 3"),
+            std::string::npos);
+  EXPECT_NE(st::one_of<int>({}).error().find("no generators"), std::string::npos);
+  EXPECT_NE(st::frequency<int>({{0, st::just(1)}}).error().find("every weight is 0"),
+            std::string::npos);
+  // A zero-weight invalid alternative is never chosen, so it does not matter.
+  EXPECT_TRUE(st::frequency<int>({{0, empty}, {1, st::just(1)}}).error().empty());
 }
 
 TEST(Integer, EveryShrinkCandidateLiesBetweenTheTargetAndTheValue) {
@@ -187,6 +208,7 @@ TEST(ElementOf, ShrinksTowardEarlierElementsAndGivesUpWhenEmpty) {
   while (t->value() != "d");
   EXPECT_EQ(children_of(*t), (std::vector<std::string>{"a", "c"}));
   EXPECT_FALSE(st::element_of<int>({})(r).has_value());
+  EXPECT_EQ(st::element_of<int>({}).error(), "element_of: no values to choose from");
 }
 
 TEST(OneOf, ShrinksToEarlierAlternativesThenWithinTheChosenOne) {
@@ -222,6 +244,7 @@ TEST(MapAndFilter, KeepTheShrinkTree) {
   st::Rng r{8};
   auto t = doubled(r);
   while (t->value() < 20) t = doubled(r);
+  ASSERT_FALSE(children_of(*t).empty());
   for (int c : children_of(*t)) EXPECT_EQ(c % 2, 0);
   EXPECT_EQ(minimise(*t, [](int v) { return v >= 14; }), 14);
 
@@ -267,14 +290,20 @@ TEST(Construct, ShrinksEachFieldInTurnWithoutRedrawingTheOthers) {
   while (t->value().key == 0 || t->value().value == 0) t = g(r);
   const Put root = t->value();
   bool key_phase = true;
+  int key_shrinks = 0;
+  int value_shrinks = 0;
   for (const Put& p : children_of(*t)) {
     if (p.key == root.key) key_phase = false;
     if (key_phase) {
+      ++key_shrinks;
       EXPECT_EQ(p.value, root.value);  // shrinking the key keeps the value
     } else {
+      ++value_shrinks;
       EXPECT_EQ(p.key, root.key);  // and the other way round
     }
   }
+  EXPECT_GT(key_shrinks, 0);
+  EXPECT_GT(value_shrinks, 0);
   EXPECT_EQ(minimise(*t, [](const Put& p) { return p.value != 0; }).key, 0);
 }
 

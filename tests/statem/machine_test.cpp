@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <merilo/statem/machine.hpp>
@@ -134,25 +135,25 @@ struct Binding {
   }
   Door observe(const sut_type& rig) const { return rig->holder.door(); }
   void teardown(sut_type& /*rig*/) const { ++*torn; }
-
-  static std::string describe(const Response& r) {
-    return fmt::format("{} chime={} bolt={} unbolt={}", r.accepted ? "accepted" : "refused",
-                       r.performed[0], r.performed[1], r.performed[2]);
-  }
-  static std::string describe(const Door& d) {
-    switch (d.state()) {
-      case State::none:
-        return "none";
-      case State::closed:
-        return "closed";
-      case State::open:
-        return "open";
-      case State::locked:
-        return "locked";
-    }
-    return "?";
-  }
 };
+
+inline std::string merilo_describe(const Response& r) {
+  return fmt::format("{} chime={} bolt={} unbolt={}", r.accepted ? "accepted" : "refused",
+                     r.performed[0], r.performed[1], r.performed[2]);
+}
+inline std::string merilo_describe(const Door& d) {
+  switch (d.state()) {
+    case State::none:
+      return "none";
+    case State::closed:
+      return "closed";
+    case State::open:
+      return "open";
+    case State::locked:
+      return "locked";
+  }
+  return "?";
+}
 
 }  // namespace door
 
@@ -164,7 +165,7 @@ std::vector<std::string> shrunk_events(std::uint64_t seed, std::string* tag = nu
   std::vector<std::string> out;
   if (!r.failure) return out;
   if (tag) *tag = r.failure->violation.tag;
-  for (const auto& c : r.failure->shrunk) out.push_back(fmt::format("{}", c));
+  for (const auto& c : r.failure->shrunk) out.push_back(merilo::core::describe(c));
   return out;
 }
 

@@ -18,6 +18,8 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -43,6 +45,10 @@ struct Cmd {
 
 inline Cmd push(int v) { return {Cmd::Kind::push, v}; }
 inline Cmd pop() { return {Cmd::Kind::pop, 0}; }
+
+inline std::string merilo_describe(const Cmd& c) {
+  return c.kind == Cmd::Kind::push ? fmt::format("push({})", c.value) : std::string("pop");
+}
 
 class BoundedQueue {
  public:
@@ -91,7 +97,7 @@ struct Spec {
     return next;
   }
   sut_type new_sut() const { return BoundedQueue{buggy}; }
-  st::Verdict execute(sut_type& q, const model_type& before, const Cmd& c) const {
+  st::MaybeViolation execute(sut_type& q, const model_type& before, const Cmd& c) const {
     if (c.kind == Cmd::Kind::push) {
       const bool accepted = q.push(c.value);
       const bool room = before.size() < kCapacity;
@@ -108,7 +114,7 @@ struct Spec {
     }
     return st::ok();
   }
-  st::Verdict finish(sut_type& /*q*/, const model_type& /*m*/) const { return st::ok(); }
+  st::MaybeViolation finish(sut_type& /*q*/, const model_type& /*m*/) const { return st::ok(); }
   void teardown(sut_type& /*q*/) const {}
 };
 
@@ -130,6 +136,18 @@ struct Cmd {
 inline Cmd put(int k, int v) { return {Cmd::Kind::put, k, v}; }
 inline Cmd get(int k) { return {Cmd::Kind::get, k, 0}; }
 inline Cmd del(int k) { return {Cmd::Kind::del, k, 0}; }
+
+inline std::string merilo_describe(const Cmd& c) {
+  switch (c.kind) {
+    case Cmd::Kind::put:
+      return fmt::format("put({}, {})", c.key, c.value);
+    case Cmd::Kind::get:
+      return fmt::format("get({})", c.key);
+    case Cmd::Kind::del:
+      return fmt::format("del({})", c.key);
+  }
+  return "?";
+}
 
 /// Entries in insertion order; reads see the newest entry of a key.
 class Store {
@@ -192,7 +210,7 @@ struct Spec {
     return next;
   }
   sut_type new_sut() const { return Store{buggy}; }
-  st::Verdict execute(sut_type& s, const model_type& before, const Cmd& c) const {
+  st::MaybeViolation execute(sut_type& s, const model_type& before, const Cmd& c) const {
     switch (c.kind) {
       case Cmd::Kind::put:
         s.put(c.key, c.value);
@@ -212,7 +230,7 @@ struct Spec {
     }
     return st::ok();
   }
-  st::Verdict finish(sut_type& /*s*/, const model_type& /*m*/) const { return st::ok(); }
+  st::MaybeViolation finish(sut_type& /*s*/, const model_type& /*m*/) const { return st::ok(); }
   void teardown(sut_type& /*s*/) const {}
 };
 
@@ -227,6 +245,10 @@ namespace counter {
 inline constexpr int kLimit = 3;
 
 enum class Cmd : std::uint8_t { inc, reset, get };
+
+constexpr std::string_view name(Cmd c) {
+  return c == Cmd::inc ? "inc" : c == Cmd::reset ? "reset" : "get";
+}
 
 class Counter {
  public:
@@ -267,7 +289,7 @@ struct Spec {
     return m;
   }
   sut_type new_sut() const { return Counter{buggy}; }
-  st::Verdict execute(sut_type& s, const int& before, const Cmd& c) const {
+  st::MaybeViolation execute(sut_type& s, const int& before, const Cmd& c) const {
     switch (c) {
       case Cmd::inc: {
         const bool moved = s.inc();
@@ -289,7 +311,7 @@ struct Spec {
     }
     return st::ok();
   }
-  st::Verdict finish(sut_type& /*s*/, const int& /*m*/) const { return st::ok(); }
+  st::MaybeViolation finish(sut_type& /*s*/, const int& /*m*/) const { return st::ok(); }
   void teardown(sut_type& /*s*/) const {}
 };
 
@@ -298,38 +320,5 @@ inline std::vector<Cmd> minimal() { return {Cmd::inc, Cmd::inc, Cmd::inc, Cmd::i
 }  // namespace counter
 
 }  // namespace statem_systems
-
-template <>
-struct fmt::formatter<statem_systems::queue::Cmd> : fmt::formatter<std::string_view> {
-  auto format(const statem_systems::queue::Cmd& c, format_context& ctx) const {
-    using K = statem_systems::queue::Cmd::Kind;
-    return c.kind == K::push ? fmt::format_to(ctx.out(), "push({})", c.value)
-                             : fmt::format_to(ctx.out(), "pop");
-  }
-};
-
-template <>
-struct fmt::formatter<statem_systems::kv::Cmd> : fmt::formatter<std::string_view> {
-  auto format(const statem_systems::kv::Cmd& c, format_context& ctx) const {
-    using K = statem_systems::kv::Cmd::Kind;
-    switch (c.kind) {
-      case K::put:
-        return fmt::format_to(ctx.out(), "put({}, {})", c.key, c.value);
-      case K::get:
-        return fmt::format_to(ctx.out(), "get({})", c.key);
-      case K::del:
-        return fmt::format_to(ctx.out(), "del({})", c.key);
-    }
-    return ctx.out();
-  }
-};
-
-template <>
-struct fmt::formatter<statem_systems::counter::Cmd> : fmt::formatter<std::string_view> {
-  auto format(statem_systems::counter::Cmd c, format_context& ctx) const {
-    using C = statem_systems::counter::Cmd;
-    return fmt::format_to(ctx.out(), "{}", c == C::inc ? "inc" : c == C::reset ? "reset" : "get");
-  }
-};
 
 #endif  // MERILO_TESTS_STATEM_SYSTEMS_HPP

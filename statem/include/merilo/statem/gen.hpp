@@ -32,30 +32,49 @@
 #ifndef MERILO_STATEM_GEN_HPP
 #define MERILO_STATEM_GEN_HPP
 
-#include <concepts>    // std::integral
-#include <cstddef>     // std::size_t
-#include <cstdint>     // std::uint64_t
-#include <functional>  // std::function: type-erased lazy parts
-#include <optional>    // a generator may give up (filter)
-#include <utility>     // std::move, std::pair
-#include <vector>      // vector_of, element_of
+#include <concepts>     // std::integral
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::uint64_t
+#include <functional>   // std::function: type-erased lazy parts
+#include <memory>       // std::shared_ptr: a generator's error text
+#include <optional>     // a generator may give up (filter)
+#include <string>       // Gen::invalid
+#include <string_view>  // Gen::error
+#include <utility>      // std::move, std::pair
+#include <vector>       // vector_of, element_of
 
 namespace merilo::statem {
 
-/// A deterministic 64-bit pseudo-random generator (SplitMix64).
+/// The largest size (see `Rng::size`): full ranges and full lengths.
+inline constexpr std::uint64_t kMaxSize = 100;
+
+/// A deterministic 64-bit pseudo-random generator (SplitMix64) that also
+/// carries a *size*.
 ///
 /// Stream derivation: `Rng{s}` produces `mix(s + k * kGamma)` for k = 1, 2,
 /// ..., where `mix` is SplitMix64's finaliser. `split()` takes the next output,
 /// passes it through a second, different mixer and seeds a child `Rng` with
 /// it, so a parent and its children draw from unrelated streams.
+///
+/// Size: a number in [0, kMaxSize] that says how big draws may be. statem
+/// gives early runs small sizes and later runs `kMaxSize`; `integer` draws
+/// from the part of its range around its target scaled by size / kMaxSize,
+/// and `vector_of` scales its extra length the same way. `Rng{seed}` has
+/// size `kMaxSize`, so a generator used outside statem draws from its whole
+/// range. The size never changes the stream itself, only how draws use it.
 class Rng {
  public:
   /// The Weyl-sequence increment of SplitMix64 (the golden ratio in 64 bits).
   static constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ULL;
 
-  /// A stream starting at `seed`. There is deliberately no default
-  /// constructor: every stream names its seed.
-  constexpr explicit Rng(std::uint64_t seed) noexcept : state_(seed) {}
+  /// A stream starting at `seed`, at size `size` (clamped to kMaxSize).
+  /// There is deliberately no default constructor: every stream names its
+  /// seed.
+  constexpr explicit Rng(std::uint64_t seed, std::uint64_t size = kMaxSize) noexcept
+      : state_(seed), size_(size < kMaxSize ? size : kMaxSize) {}
+
+  /// How big draws may be, in [0, kMaxSize].
+  [[nodiscard]] constexpr std::uint64_t size() const noexcept { return size_; }
 
   /// The next 64 uniformly distributed bits.
   constexpr std::uint64_t next() noexcept {
@@ -74,8 +93,8 @@ class Rng {
     }
   }
 
-  /// A child stream; advances this one by one draw.
-  constexpr Rng split() noexcept { return Rng{remix(next())}; }
+  /// A child stream of the same size; advances this one by one draw.
+  constexpr Rng split() noexcept { return Rng{remix(next()), size_}; }
 
   /// SplitMix64's output function (a bijection on 64-bit values).
   static constexpr std::uint64_t mix(std::uint64_t z) noexcept {
@@ -96,7 +115,17 @@ class Rng {
 
  private:
   std::uint64_t state_;
+  std::uint64_t size_;
 };
+
+/// `distance * size / kMaxSize`, rounded up, without overflow: how far from
+/// its target a draw at `size` may go when the full range allows `distance`.
+[[nodiscard]] constexpr std::uint64_t scale(std::uint64_t distance, std::uint64_t size) noexcept {
+  if (size >= kMaxSize) return distance;
+  const std::uint64_t whole = (distance / kMaxSize) * size;
+  const std::uint64_t part = (distance % kMaxSize) * size;
+  return whole + part / kMaxSize + (part % kMaxSize != 0 ? 1 : 0);
+}
 
 /// The seed of run `run` of a check seeded with `seed`: output number
 /// `run + 1` of `Rng{seed}`, computed directly, so run i can be reproduced
@@ -131,6 +160,15 @@ class Seq {
 
 /// A value and its shrinks: `children()` returns a fresh lazy sequence of
 /// smaller trees each time it is called, simplest first.
+///
+/// A child may carry an *edit label*: a nonzero number naming the change
+/// that made it from its parent (an integer moving from one value to
+/// another, an element deleted from a vector, ...). Combinators pass a
+/// part's label on unchanged (`map`, `filter`, a field of `construct`, the
+/// chosen alternative of `one_of`), so two commands holding the same integer
+/// offer children with the same label for the same move; statem's shrinker
+/// uses that to shrink equal values in several commands together. 0 means
+/// no label.
 template <class T>
 class Tree {
  public:
@@ -139,20 +177,37 @@ class Tree {
 
   /// A tree with `value` and the given children (none by default).
   explicit Tree(T value, Children children = {})
-      : value_(std::move(value)), children_(std::move(children)) {}
+      : value_(std::move(value)),
+        children_(children ? std::make_shared<const Children>(std::move(children)) : nullptr) {}
 
   /// The value drawn.
   [[nodiscard]] const T& value() const noexcept { return value_; }
   /// Smaller candidates, simplest first, computed lazily.
-  [[nodiscard]] Seq<Tree<T>> children() const { return children_ ? children_() : Seq<Tree<T>>{}; }
+  [[nodiscard]] Seq<Tree<T>> children() const {
+    return children_ ? (*children_)() : Seq<Tree<T>>{};
+  }
+  /// The edit label of this tree as a child of its parent (0: none).
+  [[nodiscard]] std::uint64_t edit() const noexcept { return edit_; }
+  /// This tree with edit label `label`.
+  [[nodiscard]] Tree with_edit(std::uint64_t label) && {
+    edit_ = label;
+    return std::move(*this);
+  }
 
  private:
   T value_;
-  Children children_;
+  std::shared_ptr<const Children> children_;  // shared: copying a tree is cheap
+  std::uint64_t edit_ = 0;
 };
 
 /// A generator: draws a shrink tree from an `Rng`, or `std::nullopt` when it
-/// gives up (a `filter` found no value, `element_of` of nothing, ...).
+/// gives up (a `filter` found no value this time, ...).
+///
+/// A generator built from arguments that can never give a value (an empty
+/// range `integer(10, 1)`, `element_of({})`, `one_of({})`) is *invalid*: it
+/// always gives up and `error()` says why. The combinators pass an invalid
+/// part's error on, and statem reports a spec whose `command()` returns an
+/// invalid generator as a usage error instead of testing nothing.
 template <class T>
 class Gen {
  public:
@@ -160,16 +215,29 @@ class Gen {
   using Draw = std::function<std::optional<Tree<T>>(Rng&)>;
 
   /// A generator from a drawing function (for hand-written generators).
-  explicit Gen(Draw draw) : draw_(std::move(draw)) {}
+  explicit Gen(Draw draw) : draw_(draw ? std::make_shared<const Draw>(std::move(draw)) : nullptr) {}
+
+  /// The invalid generator whose `error()` is `why`.
+  [[nodiscard]] static Gen invalid(std::string why) {
+    Gen g{nullptr};
+    g.error_ = std::make_shared<const std::string>(std::move(why));
+    return g;
+  }
+
+  /// Why this generator can never draw a value; empty for a valid one.
+  [[nodiscard]] std::string_view error() const noexcept {
+    return error_ ? std::string_view(*error_) : std::string_view{};
+  }
 
   /// Draws one tree. The same `Rng` state always gives the same tree.
   std::optional<Tree<T>> operator()(Rng& rng) const {
     if (!draw_) return std::nullopt;
-    return draw_(rng);
+    return (*draw_)(rng);
   }
 
  private:
-  Draw draw_;
+  std::shared_ptr<const Draw> draw_;  // shared: copying a generator is cheap
+  std::shared_ptr<const std::string> error_;
 };
 
 // ---- shrink trees on their own --------------------------------------------
@@ -210,8 +278,10 @@ template <class T>
 [[nodiscard]] Gen<T> just(T value);
 
 /// A uniform integer in [lo, hi] (both included) that shrinks toward
-/// `target`, which is clamped into [lo, hi]. An empty range (lo > hi) gives
-/// up.
+/// `target`, which is clamped into [lo, hi]. At a size below kMaxSize it
+/// draws uniformly from the values within `scale(d, size)` of the target
+/// on each side, where d is the distance from the target to that end of the
+/// range. An empty range (lo > hi) is an invalid generator.
 template <std::integral I>
 [[nodiscard]] Gen<I> integer(I lo, I hi, I target);
 
@@ -222,43 +292,47 @@ template <std::integral I>
 /// `false` or `true`, shrinking toward `false`.
 [[nodiscard]] Gen<bool> boolean();
 
-/// One of `values`, uniformly; shrinks toward earlier elements. Gives up when
-/// `values` is empty.
+/// One of `values`, uniformly at every size; shrinks toward earlier
+/// elements. Invalid when `values` is empty.
 template <class T>
 [[nodiscard]] Gen<T> element_of(std::vector<T> values);
 
 /// A draw of one of `gens`, chosen uniformly. Shrinks first toward the
 /// earlier generators (each draws its own value from a stream fixed at the
 /// first draw, so the candidates are always the same), then within the
-/// chosen generator's tree. Gives up when `gens` is empty or the chosen one
-/// gives up.
+/// chosen generator's tree. Gives up when the chosen one gives up; invalid
+/// when `gens` is empty or any of them is invalid.
 template <class T>
 [[nodiscard]] Gen<T> one_of(std::vector<Gen<T>> gens);
 
 /// Like `one_of`, but generator i is chosen with probability
 /// weight_i / sum(weights). Zero-weight generators are never chosen and
-/// never offered as shrinks.
+/// never offered as shrinks. Invalid when the weights sum to 0 (or overflow)
+/// or a generator of nonzero weight is invalid.
 template <class T>
 [[nodiscard]] Gen<T> frequency(std::vector<std::pair<std::uint64_t, Gen<T>>> weighted);
 
 /// `f` applied to `gen`'s values; the shrink tree is mapped node by node.
+/// Invalid when `gen` is.
 template <class T, class F>
 [[nodiscard]] auto map(Gen<T> gen, F f) -> Gen<decltype(f(std::declval<const T&>()))>;
 
 /// `gen`'s values that satisfy `pred`, drawing up to `tries` times; gives up
-/// after that. Shrinks are filtered too.
+/// after that. Shrinks are filtered too. Invalid when `gen` is.
 template <class T, class P>
 [[nodiscard]] Gen<T> filter(Gen<T> gen, P pred, std::size_t tries = 100);
 
-/// A vector of [min_size, max_size] elements of `elem`; shrinks by removing
+/// A vector of `min_size + k` elements of `elem`, k uniform in
+/// [0, scale(max_size - min_size, size)]; shrinks by removing
 /// chunks of elements (never below `min_size`) and by shrinking elements.
+/// Invalid when min_size > max_size or `elem` is invalid.
 template <class T>
 [[nodiscard]] Gen<std::vector<T>> vector_of(Gen<T> elem, std::size_t min_size,
                                             std::size_t max_size);
 
 /// `T{a, b, ...}` from one draw of each of `gens`, in order; shrinks each
 /// field in turn, keeping the others. Gives up if any field's generator
-/// does.
+/// does; invalid if any is invalid.
 template <class T, class... G>
 [[nodiscard]] Gen<T> construct(G... gens);
 

@@ -1,8 +1,10 @@
 // merilo/statem/gtest.hpp — GoogleTest glue for statem.
 //
-// One call in a TEST runs a check and, when it fails, fails the test with
-// the whole report: seed, run, original and shrunk lists, failing step,
-// violation, shrink statistics and how to reproduce it.
+// One call in a TEST runs a check and, when it fails, fails the test at the
+// caller's file and line with the whole report: seed, run, original and
+// shrunk lists, failing step, violation, shrink statistics and how to
+// reproduce it. A usage error or a health failure (a check whose runs were
+// mostly starved) fails the test too.
 //
 // Example:
 //
@@ -24,18 +26,23 @@
 
 namespace merilo::testing {
 
-/// Runs `statem::check(spec, config)` and fails the current test on a usage
-/// error or a failing run (with `statem::report` as the message). Returns
-/// the result for further assertions.
+/// Runs `statem::check(spec, config)` and fails the current test, at the
+/// caller's file and line (the defaulted `file`/`line` arguments; leave them
+/// alone), on a usage error, a health failure or a failing run (with
+/// `statem::report` as the message). Returns the result for further
+/// assertions.
 template <class S>
 requires statem::Spec<std::remove_cvref_t<S>>
-    statem::Result<typename std::remove_cvref_t<S>::command_type> statem_check(
-        S&& spec, const statem::Config& config) {
+    statem::CheckResult<typename std::remove_cvref_t<S>::command_type> statem_check(
+        S&& spec, const statem::CheckConfig& config, const char* file = __builtin_FILE(),
+        int line = __builtin_LINE()) {
   auto r = statem::check(std::forward<S>(spec), config);
   if (!r.error.empty()) {
-    ADD_FAILURE() << r.error;
+    ADD_FAILURE_AT(file, line) << r.error;
   } else if (r.failure) {
-    ADD_FAILURE() << statem::report(*r.failure);
+    ADD_FAILURE_AT(file, line) << statem::report(*r.failure);
+  } else if (!r.unhealthy.empty()) {
+    ADD_FAILURE_AT(file, line) << r.unhealthy;
   }
   return r;
 }

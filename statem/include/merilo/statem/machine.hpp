@@ -10,8 +10,10 @@
 // searches exhaustively is then the oracle for random tests of the real
 // wrapper: one definition, several verifications.
 //
-// Example (an order machine, its Holder and a recording environment):
+// Example (an order machine, its Holder and a recording environment; the
+// compiled version is tests/statem/examples_test.cpp):
 //
+// clang-format off
 //   struct OrderBinding {
 //     using machine_type = order::Order;
 //     using event_type = order::Event;
@@ -19,23 +21,28 @@
 //     using response_type = Performed;              // refusal + actions done
 //     order::Order initial() const { return order::Order::make(); }
 //     statem::Gen<order::Event> events(const order::Order&) const {
-//       return statem::element_of<order::Event>({order::Event::submit, ...});
+//       return statem::element_of<order::Event>({order::Event::submit, order::Event::cancel});
 //     }
 //     sut_type new_sut() const { return std::make_unique<Rig>(); }
 //     Performed apply(sut_type& rig, order::Event e) const;          // drive the holder
 //     Performed expected(const order::Order&, order::Event, const Fired& f) const;
 //   };
 //   auto r = statem::check(statem::machine_spec(OrderBinding{}), {.seed = 1});
+// clang-format on
 //
 // A binding may also define, and the bridge then uses:
+//
+// clang-format off
 //   bool admit(const machine_type&, const event_type&)   precondition (default: all)
 //   machine_type observe(const sut_type&)                 the holder's machine, compared
 //                                                         with the model after each event
-//   Verdict finish(sut_type&, const machine_type&)        end-of-list checks
+//   MaybeViolation finish(sut_type&, const machine_type&) end-of-list checks
 //   void teardown(sut_type&)                              release the system
-//   static std::string describe(const X&)                 text for events, responses and
-//                                                         machines (else `name(x)` found
-//                                                         by ADL, else fmt, else a number)
+// clang-format on
+//
+// Events, machines and responses appear in violations and reports through
+// `core::describe` only (so each must be `core::Describable`: give a type
+// without text a `merilo_describe` in its namespace, an enum a `name`).
 //
 // Violations: `machine.response` when the holder's response differs from
 // the one the machine implies, `machine.state` when `observe` differs from
@@ -48,11 +55,9 @@
 #include <concepts>     // the binding concept
 #include <string>       // describe
 #include <string_view>  // violation tags
-#include <type_traits>  // std::is_enum_v
 #include <utility>      // std::move
 
-#include <fmt/core.h>
-
+#include <merilo/core/describe.hpp>
 #include <merilo/fsm/fsm.hpp>
 #include <merilo/statem/statem.hpp>
 
@@ -64,27 +69,34 @@ inline constexpr std::string_view kResponseTag = "machine.response";
 inline constexpr std::string_view kStateTag = "machine.state";
 
 /// What the bridge needs: a machine and event type, the holder type, a
-/// response type compared with `==`, and the operations listed in the
-/// header overview.
+/// response type compared with `==`, events, machines and responses that
+/// `core::describe` can print, and the operations listed in the header
+/// overview.
+// clang-format off
 template <class B>
-concept MachineBinding = requires {
-  typename B::machine_type;
-  typename B::event_type;
-  typename B::sut_type;
-  typename B::response_type;
-}
-&&fsm::Machine<typename B::machine_type, typename B::event_type>&&
-    std::copyable<typename B::event_type>&& std::equality_comparable<typename B::response_type>&&
-        std::move_constructible<typename B::sut_type>&& requires(B& b,
-                                                                 const typename B::machine_type& m,
-                                                                 const typename B::event_type& e,
-                                                                 typename B::sut_type& sut) {
-  { b.initial() } -> std::convertible_to<typename B::machine_type>;
-  { b.events(m) } -> std::convertible_to<Gen<typename B::event_type>>;
-  { b.new_sut() } -> std::convertible_to<typename B::sut_type>;
-  { b.apply(sut, e) } -> std::convertible_to<typename B::response_type>;
-  { b.expected(m, e, m.fire(e)) } -> std::convertible_to<typename B::response_type>;
-};
+concept MachineBinding =
+    requires {
+      typename B::machine_type;
+      typename B::event_type;
+      typename B::sut_type;
+      typename B::response_type;
+    } &&
+    fsm::Machine<typename B::machine_type, typename B::event_type> &&
+    std::copyable<typename B::event_type> &&
+    std::equality_comparable<typename B::response_type> &&
+    std::move_constructible<typename B::sut_type> &&
+    core::Describable<typename B::event_type> &&
+    core::Describable<typename B::machine_type> &&
+    core::Describable<typename B::response_type> &&
+    requires(B& b, const typename B::machine_type& m, const typename B::event_type& e,
+             typename B::sut_type& sut) {
+      { b.initial() } -> std::convertible_to<typename B::machine_type>;
+      { b.events(m) } -> std::convertible_to<Gen<typename B::event_type>>;
+      { b.new_sut() } -> std::convertible_to<typename B::sut_type>;
+      { b.apply(sut, e) } -> std::convertible_to<typename B::response_type>;
+      { b.expected(m, e, m.fire(e)) } -> std::convertible_to<typename B::response_type>;
+    };
+// clang-format on
 
 /// One command of a machine spec: an event to fire.
 template <class B>
@@ -96,32 +108,10 @@ struct Fire {
       const Fire& other) const requires std::equality_comparable<typename B::event_type> {
     return event == other.event;
   }
+
+  /// A `Fire` prints as its event (`core::describe`'s customization point).
+  friend std::string merilo_describe(const Fire& f) { return core::describe(f.event); }
 };
-
-namespace detail {
-
-/// Text for `x`: the binding's static `describe`, else `name(x)` by ADL,
-/// else fmt, else the enum's number, else a placeholder.
-template <class B, class X>
-std::string describe(const X& x) {
-  if constexpr (requires {
-                  { B::describe(x) } -> std::convertible_to<std::string>;
-                }) {
-    return B::describe(x);
-  } else if constexpr (requires {
-                         { name(x) } -> std::convertible_to<std::string_view>;
-                       }) {
-    return std::string(std::string_view(name(x)));
-  } else if constexpr (fmt::is_formattable<X>::value) {
-    return fmt::format("{}", x);
-  } else if constexpr (std::is_enum_v<X>) {
-    return fmt::format("#{}", static_cast<long long>(x));
-  } else {
-    return "<no describe>";
-  }
-}
-
-}  // namespace detail
 
 /// The statem spec built from binding `B` (see the header overview).
 template <MachineBinding B>
@@ -157,33 +147,32 @@ class MachineSpec {
 
   sut_type new_sut() { return binding_.new_sut(); }
 
-  Verdict execute(sut_type& sut, const model_type& before, const command_type& c) {
+  MaybeViolation execute(sut_type& sut, const model_type& before, const command_type& c) {
     const auto fired = before.fire(c.event);
     const typename B::response_type want = binding_.expected(before, c.event, fired);
     const typename B::response_type got = binding_.apply(sut, c.event);
     if (!(got == want)) {
-      return fail(std::string(kResponseTag),
-                  fmt::format("event {} in {}: the holder answered {}, the machine says {}",
-                              detail::describe<B>(c.event), detail::describe<B>(before),
-                              detail::describe<B>(got), detail::describe<B>(want)));
+      return fail(std::string(kResponseTag), "event " + core::describe(c.event) + " in " +
+                                                 core::describe(before) + ": the holder answered " +
+                                                 core::describe(got) + ", the machine says " +
+                                                 core::describe(want));
     }
     if constexpr (requires {
                     { binding_.observe(sut) } -> std::convertible_to<model_type>;
                   }) {
       const model_type held = binding_.observe(sut);
       if (!(held == fired.next)) {
-        return fail(std::string(kStateTag),
-                    fmt::format("after event {} the holder's machine is {}, the model's is {}",
-                                detail::describe<B>(c.event), detail::describe<B>(held),
-                                detail::describe<B>(fired.next)));
+        return fail(std::string(kStateTag), "after event " + core::describe(c.event) +
+                                                " the holder's machine is " + core::describe(held) +
+                                                ", the model's is " + core::describe(fired.next));
       }
     }
     return ok();
   }
 
-  Verdict finish(sut_type& sut, const model_type& m) {
+  MaybeViolation finish(sut_type& sut, const model_type& m) {
     if constexpr (requires {
-                    { binding_.finish(sut, m) } -> std::same_as<Verdict>;
+                    { binding_.finish(sut, m) } -> std::same_as<MaybeViolation>;
                   }) {
       return binding_.finish(sut, m);
     } else {
@@ -206,13 +195,5 @@ template <MachineBinding B>
 }
 
 }  // namespace merilo::statem
-
-/// Prints a `Fire` command as its event (see `detail::describe`).
-template <class B>
-struct fmt::formatter<merilo::statem::Fire<B>> : fmt::formatter<std::string_view> {
-  auto format(const merilo::statem::Fire<B>& f, fmt::format_context& ctx) const {
-    return fmt::format_to(ctx.out(), "{}", merilo::statem::detail::describe<B>(f.event));
-  }
-};
 
 #endif  // MERILO_STATEM_MACHINE_HPP

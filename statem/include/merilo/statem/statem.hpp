@@ -7,71 +7,81 @@
 // system, run one command on it and judge the answer against the model.
 // `check` draws admissible command lists, runs each on a fresh system, and
 // when one fails shrinks it to a short list that fails the same way (same
-// violation tag). `report` turns the failure into text that says how to
-// reproduce it.
+// violation tag). `report` turns the failure into text that ends with one
+// line that re-runs exactly the shrunk failure.
 //
-// Example:
+// Example (docs/examples/statem_quickstart.cpp is the whole, compiled
+// program):
 //
-//   struct CounterSpec {
-//     using model_type = int;
-//     using command_type = Cmd;                  // printable through fmt
-//     using sut_type = std::unique_ptr<Counter>;
-//     int initial() const { return 0; }
-//     statem::Gen<Cmd> command(const int&) const { return statem::element_of<Cmd>({...}); }
-//     statem::Admission precondition(const int&, const Cmd&) const { return
-//     statem::Admission::admit; } int next_model(const int& m, const Cmd& c) const { return c ==
-//     Cmd::inc ? m + 1 : m; } sut_type new_sut() const { return std::make_unique<Counter>(); }
-//     statem::Verdict execute(sut_type& sut, const int& before, const Cmd& c) const;
-//     statem::Verdict finish(sut_type&, const int&) const { return statem::ok(); }
-//     void teardown(sut_type&) const {}
+// clang-format off
+//   struct StackSpec {
+//     using model_type = std::vector<int>;
+//     using command_type = Cmd;           // describable: see core/describe.hpp
+//     using sut_type = Stack;
+//     model_type initial() const { return {}; }
+//     st::Gen<Cmd> command(const model_type&) const;
+//     st::Admission precondition(const model_type& m, const Cmd& c) const;
+//     model_type next_model(model_type m, const Cmd& c) const;
+//     Stack new_sut() const { return Stack{}; }
+//     st::MaybeViolation execute(Stack& s, const model_type& before, const Cmd& c) const;
+//     st::MaybeViolation finish(Stack&, const model_type&) const { return st::ok(); }
+//     void teardown(Stack&) const {}
 //   };
 //
-//   statem::Result<Cmd> r = statem::check(CounterSpec{}, {.seed = 7});
-//   if (r.failure) std::puts(statem::report(*r.failure).c_str());
+//   st::CheckResult<Cmd> r = st::check(StackSpec{}, {.seed = 7});
+//   if (r.failure) std::puts(st::report(*r.failure).c_str());
+// clang-format on
 //
-// Seeds: there is no default; `Config::seed` is required. Run i draws its
-// list from `Rng{run_seed(seed, i)}`, so `check_run(spec, config, i)` and
-// `commands(spec, config, i)` reproduce run i alone.
+// Seeds: there is no default; `CheckConfig::seed` is required (the
+// environment variable `MERILO_STATEM_SEED` overrides it for every check in
+// the process). Run i draws its list from `Rng{run_seed(seed, i), size}`,
+// so `check_run(spec, config, i)` and `commands(spec, config, i)` reproduce
+// run i alone.
 //
-// Shrinking schedule: the empty list is tried once, first. Then each round
-// tries deleting a contiguous chunk of n/2, n/4, ..., 1 commands at every
-// offset, then replacing one command by a child of its shrink tree; the
-// first candidate that fails with the original tag is kept and the round
-// starts again. A candidate is first replayed through the preconditions
-// from `initial()`; an inadmissible one is dropped without being executed.
-// Only executions spend `max_shrinks` (retries too); at most
-// `kMaxInadmissible` candidates are dropped per shrink. Stopping on a bound
-// with a candidate untried is `ShrinkEnd::bound_hit`.
+// Sizes grow: run i has size `run_size(i, test_count)`, from about
+// 100 / (test_count / 2) for run 0 up to 100 (`kMaxSize`) from the middle
+// run on. A run's list is at most `ceil(max_commands * size / 100)` long
+// (its length uniform from 1 to that), and the generators in gen.hpp scale
+// integer ranges by the same size, so early runs are short with small
+// values and later runs reach `max_commands` and the full ranges.
+//
+// Shrinking (docs/design/statem-shrinking.md): the empty list once; then
+// deletions of contiguous chunks (a halving sweep first, then every chunk
+// size), then value shrinks (commands whose values move together first,
+// then each command alone), until nothing smaller fails with the original
+// tag. Every accepted list is cut after its failing command. `converged`
+// means 1-minimal: no single chunk deletion and no single value-shrink step
+// of the result fails with the same tag.
 //
 // NOTE: an exception escaping any callback of the spec (or a generator,
-// or `Config::shrink_stop`) is caught: in `new_sut`, `execute`, `finish`,
-// `precondition`, `next_model` and `initial` it is a `statem.crash`
-// violation that shrinks like any other; in `teardown` it is swallowed; in
-// `shrink_stop` it stops shrinking. Nothing throws out of this header's
-// functions except `std::bad_alloc`. `teardown` runs once for every system
-// `new_sut` returned, on every path, and receives that system as the last
-// command left it (C++ systems change in place, so "the last good system"
-// is the object the failing command ran on).
+// or `CheckConfig::shrink_stop`) is caught: in `new_sut`, `execute`,
+// `finish`, `precondition`, `next_model` and `initial` it is a
+// `statem.crash` violation that shrinks like any other; in `teardown` it is
+// swallowed; in `shrink_stop` it stops shrinking. Nothing throws out of this
+// header's functions except `std::bad_alloc`. `teardown` runs once for every
+// system `new_sut` returned, on every path, and receives that system as the
+// last command left it.
 //
-// NOTE: everything is single-threaded and reentrant: a check keeps no
-// global state, so several may run at once on different threads as long as
-// their specs do not share mutable state.
+// NOTE: a check keeps no global state, so several may run at once on
+// different threads as long as their specs do not share mutable state. The
+// entry points (`check`, `check_run`, `commands`, `replay`) refuse to run
+// from inside a callback of another merilo entry point on the same thread
+// (`core::kReentryError`, as a usage error).
 #ifndef MERILO_STATEM_STATEM_HPP
 #define MERILO_STATEM_STATEM_HPP
 
 #include <concepts>     // the Spec concept
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint64_t
-#include <functional>   // Config::shrink_stop
-#include <optional>     // Config::seed, Verdict
+#include <functional>   // CheckConfig::shrink_stop
+#include <optional>     // CheckConfig::seed, MaybeViolation
 #include <string>       // Violation, report
 #include <string_view>  // tag constants
 #include <type_traits>  // std::remove_cvref_t
 #include <utility>      // std::move
 #include <vector>       // command lists
 
-#include <fmt/core.h>  // commands are printed through fmt in reports
-
+#include <merilo/core/describe.hpp>
 #include <merilo/statem/gen.hpp>
 
 namespace merilo::statem {
@@ -84,18 +94,18 @@ enum class Admission : std::uint8_t {
 
 /// How shrinking ended.
 enum class ShrinkEnd : std::uint8_t {
-  converged,  ///< No candidate left that fails the same way: a local minimum.
+  converged,  ///< 1-minimal: no single chunk deletion or value shrink fails the same way.
   bound_hit,  ///< `max_shrinks`, the inadmissible cap or `shrink_stop` ended it early.
 };
 
-/// The answer of `Config::shrink_stop`.
+/// The answer of `CheckConfig::shrink_stop`.
 enum class ShrinkStop : std::uint8_t {
   keep_shrinking,  ///< Go on.
   stop_shrinking,  ///< Report the best list so far (as `ShrinkEnd::bound_hit`).
 };
 
 /// Where in an execution a violation happened.
-enum class Stage : std::uint8_t {
+enum class FailureStage : std::uint8_t {
   setup,       ///< `initial` or `new_sut`, before any command.
   command,     ///< The command at `step` (precondition, execute or next_model).
   finish,      ///< `finish`, after every command ran.
@@ -103,7 +113,7 @@ enum class Stage : std::uint8_t {
 };
 
 /// "setup", "command", "finish", "generation".
-[[nodiscard]] std::string_view name(Stage stage) noexcept;
+[[nodiscard]] std::string_view name(FailureStage stage) noexcept;
 /// "converged", "bound hit".
 [[nodiscard]] std::string_view name(ShrinkEnd end) noexcept;
 
@@ -111,8 +121,8 @@ enum class Stage : std::uint8_t {
 /// that fail with the same tag, so two bugs need two tags) and a free-form
 /// `detail` for people.
 struct Violation {
-  std::string tag;
-  std::string detail;
+  std::string tag;     ///< Which rule; compared by the shrinker.
+  std::string detail;  ///< What happened, for people.
   friend bool operator==(const Violation&, const Violation&) = default;
 };
 
@@ -125,74 +135,83 @@ inline constexpr std::string_view kPreconditionTag = "statem.precondition";
 inline constexpr std::size_t kMaxInadmissible = 250'000;
 /// Consecutive rejected (or given-up) draws that end a list early.
 inline constexpr std::size_t kMaxConsecutiveRejections = 8;
+/// The default `CheckConfig::max_commands` (see docs/statem.md for the
+/// measurement behind it).
+inline constexpr std::size_t kDefaultMaxCommands = 100;
 
 /// What `execute` and `finish` return: `std::nullopt` (spelled `ok()`) or
 /// the violation found.
-using Verdict = std::optional<Violation>;
+using MaybeViolation = std::optional<Violation>;
 
-/// The passing verdict.
-[[nodiscard]] inline Verdict ok() { return std::nullopt; }
-/// A failing verdict with `tag` and `detail`.
-[[nodiscard]] inline Verdict fail(std::string tag, std::string detail) {
+/// The passing answer.
+[[nodiscard]] inline MaybeViolation ok() { return std::nullopt; }
+/// A failing answer with `tag` and `detail`.
+[[nodiscard]] inline MaybeViolation fail(std::string tag, std::string detail) {
   return Violation{std::move(tag), std::move(detail)};
 }
 
+// clang-format off
 /// What statem needs to know about a system under test.
 ///
 /// A spec is a class with three member types and eight member functions
 /// (called on a non-const lvalue of the spec, so they may be const or not):
 ///
 ///   model_type   an abstract, copyable model of the system's state;
-///   command_type a plain, copyable value printable through fmt
-///                (`fmt::formatter<command_type>`), never a closure;
+///   command_type a plain, copyable value that `core::describe` can print
+///                (`core::Describable`), never a closure;
 ///   sut_type     the system under test (move-constructible; wrap a
 ///                non-movable system in std::unique_ptr).
 ///
-///   initial()                  -> model_type  the model before any command
+///   initial()                  -> model_type      the model before any command
 ///   command(model)             -> Gen<command_type>
 ///   precondition(model, cmd)   -> Admission
-///   next_model(model, cmd)     -> model_type  pure: the model after cmd
-///   new_sut()                  -> sut_type    a fresh system, sharing nothing
-///   execute(sut&, model, cmd)  -> Verdict     run cmd; `model` is the one BEFORE it
-///   finish(sut&, model)        -> Verdict     end-of-list checks
-///   teardown(sut&)             -> void        release the system
+///   next_model(model, cmd)     -> model_type      pure: the model after cmd
+///   new_sut()                  -> sut_type        a fresh system, sharing nothing
+///   execute(sut&, model, cmd)  -> MaybeViolation  run cmd; `model` is the one BEFORE it
+///   finish(sut&, model)        -> MaybeViolation  end-of-list checks
+///   teardown(sut&)             -> void            release the system
 ///
 /// NOTE: statem applies `next_model` itself, after `execute`; `execute` never
 /// advances the model. `new_sut` is called once per execution (each run and
 /// each executed shrink candidate), and `teardown` once per system built.
 template <class S>
-concept Spec = requires {
-  typename S::model_type;
-  typename S::command_type;
-  typename S::sut_type;
-}
-&&std::copy_constructible<typename S::model_type>&& std::move_constructible<typename S::sut_type>&&
-    std::copyable<typename S::command_type>&&
-        fmt::is_formattable<typename S::command_type>::value&& requires(
-            S& s, const typename S::model_type& m, const typename S::command_type& c,
-            typename S::sut_type& sut) {
-  { s.initial() } -> std::convertible_to<typename S::model_type>;
-  { s.command(m) } -> std::convertible_to<Gen<typename S::command_type>>;
-  { s.precondition(m, c) } -> std::same_as<Admission>;
-  { s.next_model(m, c) } -> std::convertible_to<typename S::model_type>;
-  { s.new_sut() } -> std::convertible_to<typename S::sut_type>;
-  { s.execute(sut, m, c) } -> std::same_as<Verdict>;
-  { s.finish(sut, m) } -> std::same_as<Verdict>;
-  {s.teardown(sut)};
-};
+concept Spec =
+    requires {
+      typename S::model_type;
+      typename S::command_type;
+      typename S::sut_type;
+    } &&
+    std::copy_constructible<typename S::model_type> &&
+    std::move_constructible<typename S::sut_type> &&
+    std::copyable<typename S::command_type> &&
+    core::Describable<typename S::command_type> &&
+    requires(S& s, const typename S::model_type& m, const typename S::command_type& c,
+             typename S::sut_type& sut) {
+      { s.initial() } -> std::convertible_to<typename S::model_type>;
+      { s.command(m) } -> std::convertible_to<Gen<typename S::command_type>>;
+      { s.precondition(m, c) } -> std::same_as<Admission>;
+      { s.next_model(m, c) } -> std::convertible_to<typename S::model_type>;
+      { s.new_sut() } -> std::convertible_to<typename S::sut_type>;
+      { s.execute(sut, m, c) } -> std::same_as<MaybeViolation>;
+      { s.finish(sut, m) } -> std::same_as<MaybeViolation>;
+      { s.teardown(sut) };
+    };
+// clang-format on
 
 /// How a check runs. Build it with designated initialisers:
-///   statem::Config{.seed = 42, .test_count = 200}
-struct Config {
-  /// Required: a check without a seed is a usage error. Seeds are
-  /// full 64-bit values (0 is a seed like any other).
+///   statem::CheckConfig{.seed = 42, .test_count = 200}
+struct CheckConfig {
+  /// Required: a check without a seed is a usage error. Seeds are full
+  /// 64-bit values (0 is a seed like any other). `MERILO_STATEM_SEED`
+  /// (decimal or 0x-hex) in the environment overrides it.
   std::optional<std::uint64_t> seed = std::nullopt;
-  /// Runs (command lists) per check; at least 1.
+  /// Runs (command lists) per check; at least 1. Also sets how fast sizes
+  /// grow: run i has size `run_size(i, test_count)`.
   std::size_t test_count = 100;
-  /// Each run draws a length uniformly in [1, max_commands]; at least 1. The
-  /// list may end earlier when `kMaxConsecutiveRejections` draws in a row
-  /// are rejected.
-  std::size_t max_commands = 20;
+  /// The longest list, reached at full size; at least 1. A run's list may
+  /// end earlier when `kMaxConsecutiveRejections` draws in a row are
+  /// rejected.
+  std::size_t max_commands = kDefaultMaxCommands;
   /// Executions the shrinker may spend (retries included).
   std::size_t max_shrinks = 2000;
   /// Extra executions of a shrink candidate that did not fail with the
@@ -201,86 +220,127 @@ struct Config {
   std::size_t shrink_retries = 0;
   /// Asked just before each shrink execution (never before the initial
   /// run, never for a dropped candidate); `stop_shrinking` keeps the best
-  /// list so far. Empty means always keep shrinking. Close over a deadline
-  /// here when candidates cost wall time.
+  /// list so far. Empty means always keep shrinking.
   std::function<ShrinkStop()> shrink_stop = nullptr;
+  /// A replay token from a report's last line: `check` then draws that
+  /// run's list, rebuilds the shrunk list from it and executes it once,
+  /// without running or shrinking anything else. `MERILO_STATEM_REPLAY` in
+  /// the environment overrides it.
+  std::string replay = {};
 };
 
-/// A failing run, shrunk.
-template <class Cmd>
-struct Failure {
-  std::uint64_t seed = 0;          ///< `Config::seed` of the check.
+/// Every field of a failure except the two command lists: what the report
+/// renderer (compiled once, in statem/src) needs besides the printed lists.
+struct FailureInfo {
+  std::uint64_t seed = 0;          ///< The seed of the check.
   std::size_t run = 0;             ///< Which run failed (0-based).
-  std::size_t max_commands = 0;    ///< `Config::max_commands`, needed to reproduce.
-  std::size_t max_shrinks = 0;     ///< `Config::max_shrinks` of the shrink.
-  std::size_t shrink_retries = 0;  ///< `Config::shrink_retries` of the shrink.
+  std::size_t test_count = 0;      ///< `CheckConfig::test_count` (sets the run's size).
+  std::size_t max_commands = 0;    ///< `CheckConfig::max_commands`, needed to reproduce.
+  std::size_t max_shrinks = 0;     ///< `CheckConfig::max_shrinks` of the shrink.
+  std::size_t shrink_retries = 0;  ///< `CheckConfig::shrink_retries` of the shrink.
+  std::uint64_t size = 0;          ///< The run's size (`run_size`).
   Violation violation;             ///< What the shrunk list broke (same tag as the original).
   Violation original_violation;    ///< What the original list broke.
-  std::vector<Cmd> original;       ///< The list run `run` drew (= `commands(spec, config, run)`).
-  std::vector<Cmd> shrunk;         ///< The shortest failing list found.
-  Stage stage = Stage::command;    ///< Where the shrunk list failed.
-  std::size_t step = 0;  ///< Index of the failing command in `shrunk` (for Stage::command).
-  Stage original_stage = Stage::command;  ///< Where the original list failed.
-  std::size_t original_step = 0;          ///< Index of the failing command in `original`.
-  std::size_t shrinks = 0;                ///< Candidates accepted (each one shorter or simpler).
-  std::size_t candidates = 0;             ///< Executions spent shrinking (retries included).
-  std::size_t inadmissible = 0;           ///< Candidates dropped unexecuted by a precondition.
-  ShrinkEnd end = ShrinkEnd::converged;   ///< Why shrinking stopped.
+  FailureStage stage = FailureStage::command;  ///< Where the shrunk list failed.
+  std::size_t step = 0;  ///< Index of the failing command in `shrunk` (FailureStage::command).
+  FailureStage original_stage = FailureStage::command;  ///< Where the original list failed.
+  std::size_t original_step = 0;         ///< Index of the failing command in `original`.
+  std::size_t shrinks = 0;               ///< Candidates accepted (each one shorter or simpler).
+  std::size_t candidates = 0;            ///< Executions spent shrinking (retries included).
+  std::size_t inadmissible = 0;          ///< Candidates dropped unexecuted by a precondition.
+  ShrinkEnd end = ShrinkEnd::converged;  ///< Why shrinking stopped.
+  bool replayed = false;                 ///< Rebuilt from a replay token, not shrunk.
+  std::string replay_token;              ///< Re-runs exactly `shrunk` (`CheckConfig::replay`).
+};
+
+/// A failing run, shrunk: `FailureInfo` plus the two command lists.
+template <class Cmd>
+struct Failure : FailureInfo {
+  std::vector<Cmd> original;  ///< The list run `run` drew (= `commands(spec, config, run)`).
+  std::vector<Cmd> shrunk;    ///< The shortest failing list found.
 };
 
 /// What `check` and `check_run` found.
 template <class Cmd>
-struct Result {
-  /// A usage error ("Config::seed is required", ...). When set nothing ran.
+struct CheckResult {
+  /// A usage error ("CheckConfig::seed is required", an empty generator
+  /// range, ...). When set, no failure is reported.
   std::string error;
+  /// Set when every run passed but the check did not really test: more
+  /// than half of its runs were starved (see `starved`). `ok()` is then
+  /// false.
+  std::string unhealthy;
   /// Runs executed (the failing one included).
   std::size_t runs = 0;
+  /// Runs whose list ended with fewer than half of the commands its length
+  /// asked for, because `kMaxConsecutiveRejections` draws in a row were
+  /// rejected or gave up (an empty list is always starved).
+  std::size_t starved = 0;
+  /// Commands executed over all runs (shrinking excluded).
+  std::size_t commands_run = 0;
   /// The first failing run, shrunk; empty when every run passed.
   std::optional<Failure<Cmd>> failure;
 
-  /// No usage error and no failure.
-  [[nodiscard]] bool ok() const noexcept { return error.empty() && !failure; }
+  /// No usage error, no health failure and no failing run.
+  [[nodiscard]] bool ok() const noexcept { return error.empty() && unhealthy.empty() && !failure; }
 };
 
 /// What `commands` returns: run i's list, or a usage error.
 template <class Cmd>
 struct Commands {
-  std::string error;         ///< A usage error; `list` is then empty.
-  std::vector<Cmd> list;     ///< The list, exactly as the run draws it.
-  Verdict generation_crash;  ///< Set when a callback threw while drawing (the list is cut there).
+  std::string error;                ///< A usage error; `list` is then empty.
+  std::vector<Cmd> list;            ///< The list, exactly as the run draws it.
+  MaybeViolation generation_crash;  ///< Set when a callback threw while drawing.
 };
 
 /// What one execution of a list did (`replay`).
 struct Execution {
-  Verdict violation;            ///< Empty when the list passed.
-  Stage stage = Stage::finish;  ///< Where it failed (meaningless when it passed).
-  std::size_t step = 0;         ///< The failing command's index (Stage::command).
+  std::string error;                          ///< A usage error (re-entry); nothing ran.
+  MaybeViolation violation;                   ///< Empty when the list passed.
+  FailureStage stage = FailureStage::finish;  ///< Where it failed (meaningless when it passed).
+  std::size_t step = 0;  ///< The failing command's index (FailureStage::command).
 
-  /// The list passed.
-  [[nodiscard]] bool ok() const noexcept { return !violation.has_value(); }
+  /// The list ran and passed.
+  [[nodiscard]] bool ok() const noexcept { return error.empty() && !violation.has_value(); }
 };
 
-/// Runs up to `config.test_count` lists and shrinks the first failing one.
+/// The size of run `run` in a check of `test_count` runs: grows linearly
+/// from `ceil(kMaxSize / ramp)` to `kMaxSize`, reached at run `ramp - 1`,
+/// where `ramp = max(1, test_count / 2)`.
+[[nodiscard]] constexpr std::uint64_t run_size(std::size_t run, std::size_t test_count) noexcept {
+  const std::uint64_t ramp = test_count / 2 > 1 ? test_count / 2 : 1;
+  const std::uint64_t grown = (kMaxSize * (static_cast<std::uint64_t>(run) + 1) + ramp - 1) / ramp;
+  return grown < kMaxSize ? grown : kMaxSize;
+}
+
+/// The longest list of a run of size `size`: `scale(max_commands, size)`
+/// (`ceil(max_commands * size / kMaxSize)`), at least 1.
+[[nodiscard]] constexpr std::size_t run_length_bound(std::size_t max_commands,
+                                                     std::uint64_t size) noexcept {
+  const std::uint64_t n = scale(static_cast<std::uint64_t>(max_commands), size);
+  return n > 0 ? static_cast<std::size_t>(n) : std::size_t{1};
+}
+
+/// Runs up to `config.test_count` lists and shrinks the first failing one
+/// (or, with a replay token, re-runs that one shrunk failure).
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] Result<typename std::remove_cvref_t<S>::command_type> check(S&& spec,
-                                                                          const Config& config);
+[[nodiscard]] CheckResult<typename std::remove_cvref_t<S>::command_type> check(
+    S&& spec, const CheckConfig& config);
 
 /// Runs run `run` of the check `config` describes, alone (and shrinks it if
 /// it fails): the same list and the same failure as in `check`.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] Result<typename std::remove_cvref_t<S>::command_type> check_run(S&& spec,
-                                                                              const Config& config,
-                                                                              std::size_t run);
+[[nodiscard]] CheckResult<typename std::remove_cvref_t<S>::command_type> check_run(
+    S&& spec, const CheckConfig& config, std::size_t run);
 
 /// The list run `run` draws, without executing anything (no system is
 /// built). Equal to that run's `Failure::original`.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] Commands<typename std::remove_cvref_t<S>::command_type> commands(S&& spec,
-                                                                               const Config& config,
-                                                                               std::size_t run);
+[[nodiscard]] Commands<typename std::remove_cvref_t<S>::command_type> commands(
+    S&& spec, const CheckConfig& config, std::size_t run);
 
 /// Executes exactly `list` once on a fresh system. A command its
 /// precondition rejects is a `statem.precondition` violation at that step.
@@ -289,14 +349,16 @@ requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] Execution replay(
     S&& spec, const std::vector<typename std::remove_cvref_t<S>::command_type>& list);
 
-/// A multi-line report of `failure`: seed and run, the original and shrunk
-/// lists, the failing step, the violation, shrink statistics and how to
-/// reproduce it. The same failure always gives the same text.
+/// A multi-line report of `failure`: seed and run, the shrunk list, the
+/// original list (cut to its first and last lines when long), the failing
+/// step, the violation, shrink statistics, and as its last line the replay
+/// line to paste. The same failure always gives the same text.
 template <class Cmd>
 [[nodiscard]] std::string report(const Failure<Cmd>& failure);
 
 }  // namespace merilo::statem
 
+#include <merilo/statem/detail/replay_token.hpp>
 #include <merilo/statem/detail/report.hpp>
 #include <merilo/statem/detail/statem_inl.hpp>
 

@@ -3,6 +3,7 @@
 #define MERILO_STATEM_DETAIL_GEN_INL_HPP
 
 #include <memory>       // std::shared_ptr: trees share their element lists
+#include <string>       // error texts of invalid generators
 #include <tuple>        // construct
 #include <type_traits>  // std::is_signed_v
 
@@ -31,6 +32,15 @@ constexpr I from_ordered(std::uint64_t u) noexcept {
     return static_cast<I>(u);
   }
 }
+
+/// A nonzero label from the parts of a change.
+constexpr std::uint64_t label(std::uint64_t kind, std::uint64_t a, std::uint64_t b) noexcept {
+  return Rng::mix(Rng::mix(Rng::mix(kind) ^ a) ^ Rng::remix(b)) | 1;
+}
+
+inline constexpr std::uint64_t kIntegerEdit = 1;
+inline constexpr std::uint64_t kDeleteEdit = 2;
+inline constexpr std::uint64_t kElementEdit = 3;
 
 /// The sequences made by `factories`, one after the other, each created
 /// only when the previous one is exhausted.
@@ -70,8 +80,10 @@ class VectorShrinks {
         for (std::size_t i = 0; i < n; ++i) {
           if (i < offset_ || i >= offset_ + chunk_) out.push_back((*elements_)[i]);
         }
+        const std::uint64_t where = detail::label(kDeleteEdit, n, offset_);
         ++offset_;
-        return vector_tree(std::move(out), min_size_);
+        return vector_tree(std::move(out), min_size_)
+            .with_edit(detail::label(kDeleteEdit, where, chunk_));
       }
       chunk_ /= 2;
       offset_ = 0;
@@ -80,9 +92,11 @@ class VectorShrinks {
     while (index_ < n) {
       if (!kids_) kids_ = (*elements_)[index_].children();
       if (std::optional<Tree<T>> child = kids_->next()) {
+        const std::uint64_t edit = child->edit();
         std::vector<Tree<T>> out = *elements_;
         out[index_] = std::move(*child);
-        return vector_tree(std::move(out), min_size_);
+        return vector_tree(std::move(out), min_size_)
+            .with_edit(edit == 0 ? 0 : detail::label(kElementEdit, index_, edit));
       }
       kids_.reset();
       ++index_;
@@ -110,9 +124,10 @@ Seq<Tree<std::tuple<Ts...>>> tuple_shrinks_at(const std::tuple<Tree<Ts>...>& tre
       [trees, kids]() mutable -> std::optional<Tree<std::tuple<Ts...>>> {
         auto child = kids.next();
         if (!child) return std::nullopt;
+        const std::uint64_t edit = child->edit();
         auto out = trees;
         std::get<I>(out) = std::move(*child);
-        return tuple_tree<Ts...>(out);
+        return tuple_tree<Ts...>(out).with_edit(edit);
       }};
 }
 
@@ -142,6 +157,22 @@ struct GenValue<Gen<T>> {
   using type = T;
 };
 
+/// One draw of each generator, left to right; nullopt when one gives up.
+template <class First, class... Rest>
+std::optional<
+    std::tuple<Tree<typename GenValue<First>::type>, Tree<typename GenValue<Rest>::type>...>>
+draw_fields(Rng& rng, const First& first, const Rest&... rest) {
+  std::optional<Tree<typename GenValue<First>::type>> head = first(rng);
+  if (!head) return std::nullopt;
+  if constexpr (sizeof...(Rest) == 0) {
+    return std::make_tuple(std::move(*head));
+  } else {
+    auto tail = draw_fields(rng, rest...);
+    if (!tail) return std::nullopt;
+    return std::tuple_cat(std::make_tuple(std::move(*head)), std::move(*tail));
+  }
+}
+
 }  // namespace detail
 
 // ---- trees -------------------------------------------------------------------
@@ -160,7 +191,8 @@ Tree<I> integer_tree(I value, I target) {
                      if (step == 0) return std::nullopt;
                      ++k;
                      const std::uint64_t uc = down ? uv - step : uv + step;
-                     return integer_tree(detail::from_ordered<I>(uc), target);
+                     return integer_tree(detail::from_ordered<I>(uc), target)
+                         .with_edit(detail::label(detail::kIntegerEdit, uv, uc));
                    }};
                  }};
 }
@@ -174,7 +206,7 @@ auto map_tree(const Tree<T>& tree, F f) -> Tree<decltype(f(tree.value()))> {
         return Seq<Tree<U>>{[kids = tree.children(), f]() mutable -> std::optional<Tree<U>> {
           std::optional<Tree<T>> child = kids.next();
           if (!child) return std::nullopt;
-          return map_tree(*child, f);
+          return map_tree(*child, f).with_edit(child->edit());
         }};
       }};
 }
@@ -185,7 +217,7 @@ Tree<T> filter_tree(const Tree<T>& tree, P pred) {
       tree.value(), [tree, pred]() {
         return Seq<Tree<T>>{[kids = tree.children(), pred]() mutable -> std::optional<Tree<T>> {
           while (std::optional<Tree<T>> child = kids.next()) {
-            if (pred(child->value())) return filter_tree(*child, pred);
+            if (pred(child->value())) return filter_tree(*child, pred).with_edit(child->edit());
           }
           return std::nullopt;
         }};
@@ -213,12 +245,17 @@ Gen<T> just(T value) {
 
 template <std::integral I>
 Gen<I> integer(I lo, I hi, I target) {
-  if (lo > hi) return Gen<I>{nullptr};
+  if (lo > hi) {
+    return Gen<I>::invalid("integer(" + std::to_string(lo) + ", " + std::to_string(hi) +
+                           "): the range is empty (lo > hi)");
+  }
   if (target < lo) target = lo;
   if (target > hi) target = hi;
   return Gen<I>{[lo, hi, target](Rng& rng) -> std::optional<Tree<I>> {
-    const std::uint64_t ulo = detail::to_ordered(lo);
-    const std::uint64_t range = detail::to_ordered(hi) - ulo;
+    const std::uint64_t ut = detail::to_ordered(target);
+    const std::uint64_t ulo = ut - scale(ut - detail::to_ordered(lo), rng.size());
+    const std::uint64_t uhi = ut + scale(detail::to_ordered(hi) - ut, rng.size());
+    const std::uint64_t range = uhi - ulo;
     const std::uint64_t x = range == ~std::uint64_t{0} ? rng.next() : rng.below(range + 1);
     return integer_tree(detail::from_ordered<I>(ulo + x), target);
   }};
@@ -235,14 +272,32 @@ inline Gen<bool> boolean() {
 
 template <class T>
 Gen<T> element_of(std::vector<T> values) {
-  if (values.empty()) return Gen<T>{nullptr};
+  if (values.empty()) return Gen<T>::invalid("element_of: no values to choose from");
   auto shared = std::make_shared<const std::vector<T>>(std::move(values));
-  return map(integer<std::size_t>(0, shared->size() - 1),
-             [shared](std::size_t i) -> T { return (*shared)[i]; });
+  const Gen<std::size_t> index = integer<std::size_t>(0, shared->size() - 1);
+  // The choice of an element is not a magnitude: it ignores the size.
+  const Gen<std::size_t> any_index{[index](Rng& rng) {
+    Rng full{rng.next()};
+    return index(full);
+  }};
+  return map(any_index, [shared](std::size_t i) -> T { return (*shared)[i]; });
 }
 
 template <class T>
 Gen<T> frequency(std::vector<std::pair<std::uint64_t, Gen<T>>> weighted) {
+  std::uint64_t sum = 0;
+  for (const auto& [w, g] : weighted) {
+    if (w == 0) continue;
+    if (!g.error().empty()) return Gen<T>::invalid(std::string(g.error()));
+    if (w > ~std::uint64_t{0} - sum) {
+      return Gen<T>::invalid("frequency/one_of: the weights overflow 64 bits");
+    }
+    sum += w;
+  }
+  if (sum == 0) {
+    return Gen<T>::invalid(weighted.empty() ? "one_of/frequency: no generators to choose from"
+                                            : "frequency: every weight is 0");
+  }
   auto shared =
       std::make_shared<const std::vector<std::pair<std::uint64_t, Gen<T>>>>(std::move(weighted));
   return Gen<T>{[shared](Rng& rng) -> std::optional<Tree<T>> {
@@ -292,6 +347,7 @@ Gen<T> one_of(std::vector<Gen<T>> gens) {
 template <class T, class F>
 auto map(Gen<T> gen, F f) -> Gen<decltype(f(std::declval<const T&>()))> {
   using U = decltype(f(std::declval<const T&>()));
+  if (!gen.error().empty()) return Gen<U>::invalid(std::string(gen.error()));
   return Gen<U>{[gen = std::move(gen), f](Rng& rng) -> std::optional<Tree<U>> {
     std::optional<Tree<T>> t = gen(rng);
     if (!t) return std::nullopt;
@@ -301,6 +357,7 @@ auto map(Gen<T> gen, F f) -> Gen<decltype(f(std::declval<const T&>()))> {
 
 template <class T, class P>
 Gen<T> filter(Gen<T> gen, P pred, std::size_t tries) {
+  if (!gen.error().empty()) return gen;
   return Gen<T>{[gen = std::move(gen), pred, tries](Rng& rng) -> std::optional<Tree<T>> {
     for (std::size_t i = 0; i < tries; ++i) {
       std::optional<Tree<T>> t = gen(rng);
@@ -312,12 +369,15 @@ Gen<T> filter(Gen<T> gen, P pred, std::size_t tries) {
 
 template <class T>
 Gen<std::vector<T>> vector_of(Gen<T> elem, std::size_t min_size, std::size_t max_size) {
-  if (min_size > max_size) return Gen<std::vector<T>>{nullptr};
+  if (min_size > max_size) {
+    return Gen<std::vector<T>>::invalid("vector_of: min_size " + std::to_string(min_size) +
+                                        " > max_size " + std::to_string(max_size));
+  }
+  if (!elem.error().empty()) return Gen<std::vector<T>>::invalid(std::string(elem.error()));
   return Gen<std::vector<T>>{[elem = std::move(elem), min_size,
                               max_size](Rng& rng) -> std::optional<Tree<std::vector<T>>> {
-    const std::size_t n =
-        min_size +
-        static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(max_size - min_size) + 1));
+    const std::uint64_t extra = scale(static_cast<std::uint64_t>(max_size - min_size), rng.size());
+    const std::size_t n = min_size + static_cast<std::size_t>(rng.below(extra + 1));
     std::vector<Tree<T>> trees;
     trees.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -332,14 +392,13 @@ Gen<std::vector<T>> vector_of(Gen<T> elem, std::size_t min_size, std::size_t max
 template <class T, class... G>
 Gen<T> construct(G... gens) {
   static_assert(sizeof...(G) > 0, "construct<T>() needs at least one field generator");
+  std::string error;
+  ((error.empty() && !gens.error().empty() ? (void)(error = gens.error()) : (void)0), ...);
+  if (!error.empty()) return Gen<T>::invalid(std::move(error));
   return Gen<T>{[gens...](Rng& rng) -> std::optional<Tree<T>> {
-    bool ok = true;
-    // Braced initialisation evaluates the draws left to right.
-    std::tuple<std::optional<Tree<typename detail::GenValue<G>::type>>...> drawn{gens(rng)...};
-    std::apply([&ok](const auto&... d) { ok = (static_cast<bool>(d) && ...); }, drawn);
-    if (!ok) return std::nullopt;
-    auto trees = std::apply([](const auto&... d) { return std::make_tuple(*d...); }, drawn);
-    return map_tree(detail::tuple_tree(trees), [](const auto& fields) {
+    auto trees = detail::draw_fields(rng, gens...);
+    if (!trees) return std::nullopt;
+    return map_tree(detail::tuple_tree(*trees), [](const auto& fields) {
       return std::apply([](const auto&... v) { return T{v...}; }, fields);
     });
   }};
