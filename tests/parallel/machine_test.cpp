@@ -11,14 +11,8 @@
 #include <merilo/parallel/machine.hpp>
 #include <merilo/parallel/parallel.hpp>
 #include <mutex/holder.hpp>
+#include <mutex/parallel.hpp>  // describing a Request
 #include <mutex/server.hpp>
-
-namespace mutex {
-inline std::string merilo_describe(const Request& r) {
-  return std::string(name(r.op)) + "(c" + std::to_string(r.client) + ", " + std::to_string(r.seq) +
-         ")";
-}
-}  // namespace mutex
 
 namespace {
 
