@@ -23,7 +23,7 @@
 //   };
 //   auto r = parallel::check(parallel::machine_spec(LockBinding{}), {.seed = 1});
 //
-// (examples/mutex/parallel_test.cpp is this binding, complete.)
+// (examples/mutex/parallel.hpp is this binding, complete.)
 //
 // A binding may also define, and the bridge then uses:
 //   bool admit(const machine_type&, const event_type&)   precondition (default: all)

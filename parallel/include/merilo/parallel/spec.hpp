@@ -16,10 +16,10 @@
 // Example (a counter shared by the threads):
 //
 //   struct CounterSpec {
-//     using model_type = CounterModel;             // a linearize::Model
-//     using command_type = Op;                     // core::Describable
-//     using response_type = std::int64_t;          // core::Describable
-//     using sut_type = std::shared_ptr<Counter>;   // shared by the threads
+//     using model_type = CounterModel;           // a linearize::Model
+//     using command_type = Op;                   // core::Describable
+//     using response_type = std::int64_t;        // core::Describable
+//     using sut_type = std::unique_ptr<Counter>; // the threads share what it points to
 //     CounterModel initial() const { return {}; }
 //     statem::Gen<Op> command(const CounterModel&) const {
 //       return statem::element_of<Op>({Op::inc, Op::get});
@@ -28,8 +28,10 @@
 //       return statem::Admission::admit;
 //     }
 //     CounterModel next_model(const CounterModel& m, Op op) const;
-//     sut_type new_sut() const { return std::make_shared<Counter>(); }
-//     std::int64_t run(sut_type& c, Op op) const { return op == Op::inc ? c->inc() : c->get(); }
+//     sut_type new_sut() const { return std::make_unique<Counter>(); }
+//     std::int64_t run(sut_type& c, Op op) const {
+//       return op == Op::inc ? c->increment() : c->get();
+//     }
 //     parallel::MaybeViolation postcondition(const CounterModel&, Op, std::int64_t) const;
 //     parallel::MaybeViolation finish(sut_type&) const { return std::nullopt; }
 //     void teardown(sut_type&) const {}
