@@ -6,6 +6,7 @@
 #   make fuzz      build the fuzz targets with libFuzzer and run each FUZZTIME s
 #   make bench     build and run the benchmarks
 #   make lint      clang-format check and clang-tidy
+#   make tsan      ThreadSanitizer on the multi-threaded tests (label `threads`)
 #   make ci        all of it with g++ and clang++, -Werror, and sanitizers
 
 BUILD    ?= build
@@ -19,7 +20,7 @@ BUILD_TYPE ?= Test
 GENERATOR := $(if $(shell command -v ninja),-G Ninja,)
 DEPS     := cmake/deps.sh
 
-.PHONY: all deps build test explore fuzz fuzz-seeded bench lint format ci clean install-check
+.PHONY: all deps build test explore fuzz fuzz-seeded bench lint format ci clean install-check tsan
 
 all: build
 
@@ -71,6 +72,17 @@ fuzz:
 fuzz-seeded:
 	@$(DEPS) base clang
 	@JOBS=$(JOBS) cmake/fuzz.sh seeded
+
+# make tsan: the tests labelled `threads` (the parallel tester, its
+# examples and the fsm bridge) built with clang++ -fsanitize=thread in
+# build-tsan/ and run with halt_on_error.
+TSAN_TARGETS := parallel_tests parallel_machine_tests counter_test bank_test stack_test
+tsan:
+	@$(DEPS) base clang
+	CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DMERILO_SANITIZE=thread $(CMAKE_FLAGS)
+	cmake --build build-tsan -j $(JOBS) --target $(TSAN_TARGETS)
+	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -L threads
 
 ci:
 	@$(DEPS) base clang lint

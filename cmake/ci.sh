@@ -3,7 +3,8 @@
 #   1. g++, -Werror, every test
 #   2. clang++, -Werror, every test
 #   3. AddressSanitizer + UBSan (clang++), every test
-#   4. ThreadSanitizer (clang++), the multi-threaded parts
+#   4. ThreadSanitizer (clang++), the multi-threaded parts (the explorer's
+#      workers, and `make tsan`: every test labelled `threads`)
 #   5. lint (clang-format, clang-tidy)
 #   6. fuzzing seeded by the explorer finds the bug beyond the search
 # Stops at the first failure and says which step failed.
@@ -32,13 +33,14 @@ configure_build_test build-ci-asan clang++ -DMERILO_SANITIZE=address,undefined
 ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-ci-asan --output-on-failure -j "$jobs" -LE consumer
 
 step "ThreadSanitizer"
-# Only the multi-threaded parts: the explorer's worker threads (and, once it
-# exists, the parallel layer).
+# Only the multi-threaded parts: the explorer's worker threads here, then
+# the parallel layer's tests (label `threads`) through `make tsan`.
 CXX=clang++ cmake -S . -B build-ci-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMERILO_SANITIZE=thread \
   > /dev/null
 cmake --build build-ci-tsan -j "$jobs" --target explore_tests order_test
 TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-ci-tsan --output-on-failure -j "$jobs" \
   -R '^(Explorer|Order)\.'
+make --no-print-directory tsan JOBS="$jobs"
 
 step "lint"
 cmake/lint.sh build-ci-clang

@@ -1,0 +1,202 @@
+// merilo/parallel/detail/check_inl.hpp — template bodies of parallel.hpp:
+// the run loop (generate, repeat, shrink) and the entry points.
+#ifndef MERILO_PARALLEL_DETAIL_CHECK_INL_HPP
+#define MERILO_PARALLEL_DETAIL_CHECK_INL_HPP
+
+#include <algorithm>  // std::max
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include <merilo/core/reentry.hpp>
+#include <merilo/parallel/detail/crew.hpp>
+#include <merilo/parallel/detail/execute_inl.hpp>
+#include <merilo/parallel/detail/generate_inl.hpp>
+#include <merilo/parallel/shrink.hpp>
+
+namespace merilo::parallel {
+
+namespace detail {
+
+/// Copies what an execution found into `f`.
+template <class Cmd, class Resp>
+void take_evidence(Failure<Cmd, Resp>& f, Outcome<Cmd, Resp>&& o) {
+  f.violation = std::move(*o.violation);
+  f.evidence = o.evidence;
+  f.prefix_step = o.prefix_step;
+  f.explanation = std::move(o.explanation);
+  f.unfinished = std::move(o.unfinished);
+  f.system_left_alive = f.system_left_alive || o.left_alive;
+  f.prefix_responses = std::move(o.prefix_responses);
+  f.histories = std::move(o.histories);
+}
+
+/// Greedy shrinking of `f.shrunk` (which failed with `f.violation.tag`).
+template <class S>
+void shrink(const std::shared_ptr<S>& spec, Crew& crew, const Config& config,
+            Failure<command_of<S>, response_of<S>>& f) {
+  const std::string tag = f.violation.tag;
+  const std::size_t attempts = std::max<std::size_t>(1, config.shrink_retries);
+  std::size_t spent = 0;
+  for (;;) {
+    bool progress = false;
+    for (Case<command_of<S>>& candidate : shrink_candidates(f.shrunk)) {
+      if (!case_admissible(*spec, candidate)) continue;
+      for (std::size_t a = 0; a < attempts; ++a) {
+        if (spent >= config.max_shrinks) {
+          f.end = statem::ShrinkEnd::bound_hit;
+          return;
+        }
+        statem::ShrinkStop answer = statem::ShrinkStop::keep_shrinking;
+        if (config.shrink_stop) {
+          try {
+            answer = config.shrink_stop();
+          } catch (...) {
+            answer = statem::ShrinkStop::stop_shrinking;
+          }
+        }
+        if (answer == statem::ShrinkStop::stop_shrinking) {
+          f.end = statem::ShrinkEnd::bound_hit;
+          return;
+        }
+        auto o = execute(spec, crew, config, candidate);
+        ++spent;
+        ++f.executions;
+        f.system_left_alive = f.system_left_alive || o.left_alive;
+        if (o.violation && o.violation->tag == tag) {
+          f.shrunk = std::move(candidate);
+          take_evidence(f, std::move(o));
+          ++f.shrinks;
+          progress = true;
+          break;
+        }
+      }
+      if (progress) break;
+    }
+    if (!progress) {
+      f.end = statem::ShrinkEnd::converged;
+      return;
+    }
+  }
+}
+
+/// Runs [first, last) (config checked and clamped) into `result`.
+template <class S>
+void run_range(const std::shared_ptr<S>& spec, const Config& config, std::size_t first,
+               std::size_t last, Result<command_of<S>, response_of<S>>& result) {
+  using Cmd = command_of<S>;
+  using Resp = response_of<S>;
+  Crew crew;
+  for (std::size_t run = first; run < last; ++run) {
+    ++result.runs;
+    Drawn<Cmd> drawn = draw_case(*spec, config, run);
+    Failure<Cmd, Resp> f;
+    f.seed = *config.seed;
+    f.run = run;
+    f.branches = config.branches;
+    f.max_prefix = config.max_prefix;
+    f.max_branch = config.max_branch;
+    f.original = drawn.c;
+    f.shrunk = drawn.c;
+    if (drawn.crash) {
+      f.violation = *drawn.crash;
+      f.violation.detail += " (while drawing the case)";
+      f.original_violation = f.violation;
+      f.evidence = Evidence::unrecorded;
+      result.failure = std::move(f);
+      return;
+    }
+    if (drawn.c.branches.size() < kMinBranches) {
+      f.violation = statem::Violation{
+          std::string(kNoRaceTag),
+          "the case has " + std::to_string(drawn.c.branches.size()) +
+              " non-empty branch(es) after " + std::to_string(kMaxRedraws) +
+              " redraws and trimming: the preconditions admit no two commands in every "
+              "interleaving after this prefix, so nothing raced"};
+      f.original_violation = f.violation;
+      f.evidence = Evidence::no_race;
+      result.failure = std::move(f);
+      return;
+    }
+    for (std::size_t rep = 0; rep < config.repeat; ++rep) {
+      auto o = execute(spec, crew, config, drawn.c);
+      ++f.executions;
+      ++result.executions;
+      if (!o.violation) continue;
+      take_evidence(f, std::move(o));
+      f.original_violation = f.violation;
+      const std::size_t before = f.executions;
+      shrink(spec, crew, config, f);
+      result.executions += f.executions - before;
+      result.failure = std::move(f);
+      return;
+    }
+  }
+}
+
+template <class S>
+Result<command_of<S>, response_of<S>> check_range(std::shared_ptr<S> spec, const Config& config,
+                                                  std::size_t first, std::size_t last) {
+  Result<command_of<S>, response_of<S>> result;
+  run_range(spec, config, first, last, result);
+  return result;
+}
+
+/// A usage error of an entry point, or "" (re-entry, then the config).
+inline std::string entry_error(const Config& config) {
+  if (core::inside_merilo()) return core::kReentryError;
+  return config_error(config);
+}
+
+}  // namespace detail
+
+template <class S>
+requires Spec<std::remove_cvref_t<S>> Result<command_t<S>, response_t<S>> check(
+    S&& spec, const Config& config) {
+  using Spec_ = std::remove_cvref_t<S>;
+  if (std::string e = detail::entry_error(config); !e.empty()) {
+    Result<command_t<S>, response_t<S>> r;
+    r.error = std::move(e);
+    return r;
+  }
+  core::EntryGuard guard;
+  const Config c = detail::clamped(config);
+  return detail::check_range(std::make_shared<Spec_>(std::forward<S>(spec)), c, 0, c.test_count);
+}
+
+template <class S>
+requires Spec<std::remove_cvref_t<S>> Result<command_t<S>, response_t<S>> check_run(
+    S&& spec, const Config& config, std::size_t run) {
+  using Spec_ = std::remove_cvref_t<S>;
+  if (std::string e = detail::entry_error(config); !e.empty()) {
+    Result<command_t<S>, response_t<S>> r;
+    r.error = std::move(e);
+    return r;
+  }
+  core::EntryGuard guard;
+  const Config c = detail::clamped(config);
+  return detail::check_range(std::make_shared<Spec_>(std::forward<S>(spec)), c, run, run + 1);
+}
+
+template <class S>
+requires Spec<std::remove_cvref_t<S>> Generated<command_t<S>> generate_case(S&& spec,
+                                                                            const Config& config,
+                                                                            std::size_t run) {
+  Generated<command_t<S>> out;
+  if (std::string e = detail::entry_error(config); !e.empty()) {
+    out.error = std::move(e);
+    return out;
+  }
+  core::EntryGuard guard;
+  const Config c = detail::clamped(config);
+  std::remove_cvref_t<S> own(std::forward<S>(spec));
+  auto drawn = detail::draw_case(own, c, run);
+  out.drawn = std::move(drawn.c);
+  out.crash = std::move(drawn.crash);
+  return out;
+}
+
+}  // namespace merilo::parallel
+
+#endif  // MERILO_PARALLEL_DETAIL_CHECK_INL_HPP

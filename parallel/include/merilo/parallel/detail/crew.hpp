@@ -1,0 +1,68 @@
+// merilo/parallel/detail/crew.hpp — the threads a check races branches on.
+//
+// A `Crew` runs one task per thread, releases them together through a
+// spinning start barrier, and waits until all have finished or a deadline
+// passes. Threads are kept between races (starting a thread costs more
+// than a short race; bench/parallel measures it) unless built with
+// `Threads::fresh`. A thread whose task is still running at the deadline is
+// abandoned: detached, it finishes its task whenever that returns and then
+// exits; the crew starts a new thread in its place.
+//
+// NOTE: tasks must not throw (the caller catches user exceptions inside
+// them) and must own, through shared pointers, everything they touch: an
+// abandoned task outlives the race and the crew.
+#ifndef MERILO_PARALLEL_DETAIL_CREW_HPP
+#define MERILO_PARALLEL_DETAIL_CREW_HPP
+
+#include <chrono>      // the deadline
+#include <cstddef>     // std::size_t
+#include <cstdint>     // std::uint8_t
+#include <functional>  // tasks
+#include <memory>      // workers are shared with their threads
+#include <vector>      // tasks, workers
+
+namespace merilo::parallel::detail {
+
+/// Which tasks of a race finished before the deadline.
+struct RaceEnd {
+  std::vector<bool> finished;  ///< One entry per task.
+  /// Every task finished.
+  [[nodiscard]] bool all() const noexcept {
+    for (bool f : finished)
+      if (!f) return false;
+    return true;
+  }
+};
+
+/// A set of threads for racing tasks (see the top of this file).
+class Crew {
+ public:
+  /// Whether threads are kept between races.
+  enum class Threads : std::uint8_t { reused, fresh };
+
+  explicit Crew(Threads threads = Threads::reused);
+  ~Crew();
+  Crew(const Crew&) = delete;
+  Crew& operator=(const Crew&) = delete;
+
+  /// Runs `tasks[i]` on thread i, all released at once; returns when all
+  /// finished or at `deadline`, whichever comes first.
+  RaceEnd race(std::vector<std::function<void()>> tasks,
+               std::chrono::steady_clock::time_point deadline);
+
+  /// Threads abandoned so far (their tasks missed a deadline).
+  [[nodiscard]] std::size_t abandoned() const noexcept { return abandoned_; }
+
+ private:
+  struct Worker;
+  std::shared_ptr<Worker> start_worker();
+  void retire(const std::shared_ptr<Worker>& worker);
+
+  Threads threads_;
+  std::vector<std::shared_ptr<Worker>> workers_;
+  std::size_t abandoned_ = 0;
+};
+
+}  // namespace merilo::parallel::detail
+
+#endif  // MERILO_PARALLEL_DETAIL_CREW_HPP

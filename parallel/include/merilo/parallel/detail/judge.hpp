@@ -1,0 +1,102 @@
+// merilo/parallel/detail/judge.hpp — the one place parallel talks to
+// merilo::linearize: the branches' histories in, a verdict and an
+// explanation in words out. A change in linearize's result types is a
+// change here only.
+#ifndef MERILO_PARALLEL_DETAIL_JUDGE_HPP
+#define MERILO_PARALLEL_DETAIL_JUDGE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <merilo/core/describe.hpp>
+#include <merilo/linearize/check.hpp>
+#include <merilo/linearize/format.hpp>
+#include <merilo/parallel/failure.hpp>  // History
+#include <merilo/parallel/spec.hpp>     // MaybeViolation
+
+namespace merilo::parallel::detail {
+
+/// What the checker concluded about a race.
+enum class Judged : std::uint8_t { linearizable, not_linearizable, undecided, crashed };
+
+/// The verdict and, when it is not `linearizable`, the checker's words.
+struct Judgement {
+  Judged verdict = Judged::undecided;
+  std::string explanation;  ///< The checker's explanation of the failed search.
+  std::string error;        ///< What crashed (Judged::crashed) or was refused.
+};
+
+/// The spec as linearize sees it: const calls forwarded to the user's spec.
+template <class S>
+struct Oracle {
+  S* spec;
+  MaybeViolation postcondition(const typename S::model_type& m, const typename S::command_type& c,
+                               const typename S::response_type& r) const {
+    return spec->postcondition(m, c, r);
+  }
+  typename S::model_type next_model(const typename S::model_type& m,
+                                    const typename S::command_type& c) const {
+    return spec->next_model(m, c);
+  }
+};
+
+/// Judges `histories` (one per branch) from `model`, spending at most
+/// `budget` postcondition evaluations.
+template <class S>
+Judgement judge(
+    S& spec, const typename S::model_type& model,
+    const std::vector<History<typename S::command_type, typename S::response_type>>& histories,
+    std::uint64_t budget) {
+  using Cmd = typename S::command_type;
+  using Resp = typename S::response_type;
+  std::vector<linearize::History<Cmd, Resp>> in;
+  in.reserve(histories.size());
+  std::size_t total = 0;
+  for (const History<Cmd, Resp>& h : histories) {
+    linearize::History<Cmd, Resp> out;
+    out.reserve(h.size());
+    for (const Call<Cmd, Resp>& c : h) {
+      out.push_back({c.command, c.response, c.invoked_at, c.returned_at});
+    }
+    total += h.size();
+    in.push_back(std::move(out));
+  }
+  const Oracle<S> oracle{&spec};
+  const auto result = linearize::check(oracle, model, in, budget);
+  Judgement j;
+  switch (result.verdict) {
+    case linearize::Verdict::linearizable:
+      j.verdict = Judged::linearizable;
+      return j;
+    case linearize::Verdict::not_linearizable:
+      j.verdict = Judged::not_linearizable;
+      break;
+    case linearize::Verdict::undecided:
+      j.verdict = Judged::undecided;
+      break;
+    case linearize::Verdict::crashed:
+      j.verdict = Judged::crashed;
+      j.error = result.error;
+      return j;
+    case linearize::Verdict::usage_error:
+      // The runner's own histories broke a rule of the checker (a clock
+      // that went backwards): undecided, which is a failure, with why.
+      j.verdict = Judged::undecided;
+      j.error = result.error;
+      return j;
+  }
+  j.explanation = linearize::explain(
+      result, total,
+      [&](linearize::CallRef c) {
+        const Call<Cmd, Resp>& call = histories[c.history][c.index];
+        return core::describe(call.command) + " -> " + core::describe(call.response);
+      },
+      [](const statem::Violation& v) { return v.tag + ": " + v.detail; });
+  return j;
+}
+
+}  // namespace merilo::parallel::detail
+
+#endif  // MERILO_PARALLEL_DETAIL_JUDGE_HPP

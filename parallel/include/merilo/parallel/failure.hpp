@@ -1,0 +1,159 @@
+// merilo/parallel/failure.hpp — what a failing parallel run found, and its
+// report.
+//
+// A `Failure` names the run that failed (seed and run number, enough to
+// reproduce it), the violation, the case as drawn and as shrunk, and the
+// evidence: where the shrunk case broke (in the prefix, in the race, after
+// it) with the recorded histories and the checker's explanation. `report`
+// turns it into text: the cases, a timeline of the race with each call's
+// instants and response, and the lines that reproduce it.
+//
+// Example:
+//
+//   auto r = merilo::parallel::check(CounterSpec{}, {.seed = 7});
+//   if (r.failure) std::puts(merilo::parallel::report(*r.failure).c_str());
+//
+// NOTE: the non-command fields live in the non-template `FailureCore`, and
+// the text is laid out once, in parallel/src/report.cpp; the template only
+// turns commands and responses into text with `core::describe`.
+#ifndef MERILO_PARALLEL_FAILURE_HPP
+#define MERILO_PARALLEL_FAILURE_HPP
+
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::int64_t, std::uint64_t
+#include <string>       // report text
+#include <string_view>  // name()
+#include <vector>       // histories
+
+#include <merilo/core/describe.hpp>  // commands and responses as text
+#include <merilo/parallel/spec.hpp>  // Case
+#include <merilo/statem/statem.hpp>  // Violation, ShrinkEnd
+
+namespace merilo::parallel {
+
+/// One call a branch made during a race.
+template <class Cmd, class Resp>
+struct Call {
+  Cmd command;                   ///< What was asked.
+  Resp response;                 ///< What `run` returned.
+  std::int64_t invoked_at = 0;   ///< steady_clock nanoseconds just before the call.
+  std::int64_t returned_at = 0;  ///< steady_clock nanoseconds just after it returned.
+};
+
+/// One branch's calls, in order.
+template <class Cmd, class Resp>
+using History = std::vector<Call<Cmd, Resp>>;
+
+/// Where the shrunk case broke, and so what the failure can show.
+enum class Evidence : std::uint8_t {
+  in_prefix,   ///< A prefix call (at `FailureCore::prefix_step`) broke a rule.
+  raced,       ///< The race: `histories` and the checker's `explanation`.
+  after_race,  ///< `finish`, after a linearizable race: `histories`.
+  unrecorded,  ///< No usable histories: a crash, a timeout, a broken `new_sut`.
+  no_race,     ///< Generation found no two branches to race; nothing ran.
+};
+
+/// "in prefix", "raced", "after race", "unrecorded", "no race".
+[[nodiscard]] std::string_view name(Evidence evidence) noexcept;
+
+/// The fields of a failure that do not depend on the command type.
+struct FailureCore {
+  std::uint64_t seed = 0;  ///< `Config::seed` of the check.
+  std::size_t run = 0;     ///< The failing run (0-based).
+  /// The generation settings actually used (after clamping), needed to
+  /// reproduce the run.
+  std::size_t branches = 0;
+  std::size_t max_prefix = 0;                ///< See `branches`.
+  std::size_t max_branch = 0;                ///< See `branches`.
+  statem::Violation violation;               ///< What the shrunk case broke.
+  statem::Violation original_violation;      ///< What the original case broke (same tag).
+  Evidence evidence = Evidence::unrecorded;  ///< Where the shrunk case broke.
+  std::size_t prefix_step = 0;               ///< The failing prefix call (Evidence::in_prefix).
+  std::string explanation;                   ///< The checker's explanation (Evidence::raced).
+  /// Branches still running at the deadline (a timeout), by index.
+  std::vector<std::size_t> unfinished;
+  /// True when a branch never returned: the system was left alive (neither
+  /// torn down nor destroyed under the running thread).
+  bool system_left_alive = false;
+  std::size_t shrinks = 0;     ///< Shrink candidates accepted.
+  std::size_t executions = 0;  ///< Executions of this run: repeats, then shrink attempts.
+  statem::ShrinkEnd end = statem::ShrinkEnd::converged;  ///< Why shrinking stopped.
+};
+
+/// A failing run, shrunk.
+template <class Cmd, class Resp>
+struct Failure : FailureCore {
+  Case<Cmd> original;  ///< The case run `run` drew (= `generate_case(spec, config, run)`).
+  Case<Cmd> shrunk;    ///< The smallest failing case found.
+  /// The responses of the shrunk prefix's calls, as far as they ran.
+  std::vector<Resp> prefix_responses;
+  /// The shrunk case's branches as they ran (Evidence::raced, after_race).
+  std::vector<History<Cmd, Resp>> histories;
+};
+
+namespace detail {
+
+/// A call with its command and response already in words.
+struct CallText {
+  std::string command;
+  std::string response;
+  std::int64_t invoked_at = 0;
+  std::int64_t returned_at = 0;
+};
+
+/// A failure with every command and response turned into text; laid out
+/// once, in src/report.cpp.
+struct FailureText {
+  const FailureCore* core = nullptr;
+  std::vector<std::string> original_prefix;
+  std::vector<std::vector<std::string>> original_branches;
+  std::vector<std::string> shrunk_prefix;
+  std::vector<std::vector<std::string>> shrunk_branches;
+  std::vector<std::string> prefix_responses;
+  std::vector<std::vector<CallText>> histories;
+};
+
+[[nodiscard]] std::string format_report(const FailureText& text);
+
+template <class Cmd>
+std::vector<std::string> describe_all(const std::vector<Cmd>& commands) {
+  std::vector<std::string> out;
+  out.reserve(commands.size());
+  for (const Cmd& c : commands) out.push_back(core::describe(c));
+  return out;
+}
+
+}  // namespace detail
+
+/// A multi-line report of `failure`: the violation, the original and
+/// shrunk cases, the evidence (the prefix call that failed, or the race as
+/// an aligned timeline of calls with their instants and responses, and the
+/// checker's explanation), shrink statistics, and the lines that reproduce
+/// it. The same failure always gives the same text.
+template <class Cmd, class Resp>
+[[nodiscard]] std::string report(const Failure<Cmd, Resp>& failure) {
+  detail::FailureText text;
+  text.core = &failure;
+  text.original_prefix = detail::describe_all(failure.original.prefix);
+  for (const auto& b : failure.original.branches) {
+    text.original_branches.push_back(detail::describe_all(b));
+  }
+  text.shrunk_prefix = detail::describe_all(failure.shrunk.prefix);
+  for (const auto& b : failure.shrunk.branches)
+    text.shrunk_branches.push_back(detail::describe_all(b));
+  text.prefix_responses = detail::describe_all(failure.prefix_responses);
+  for (const History<Cmd, Resp>& h : failure.histories) {
+    std::vector<detail::CallText> calls;
+    calls.reserve(h.size());
+    for (const Call<Cmd, Resp>& c : h) {
+      calls.push_back(
+          {core::describe(c.command), core::describe(c.response), c.invoked_at, c.returned_at});
+    }
+    text.histories.push_back(std::move(calls));
+  }
+  return detail::format_report(text);
+}
+
+}  // namespace merilo::parallel
+
+#endif  // MERILO_PARALLEL_FAILURE_HPP

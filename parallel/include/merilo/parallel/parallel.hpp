@@ -1,0 +1,137 @@
+// merilo/parallel/parallel.hpp — concurrent model-based testing on real
+// threads, judged by linearizability, with shrinking.
+//
+// `check(spec, config)` draws `config.test_count` cases. Each case is a
+// sequential prefix, grown from the model like a statem list, and two or
+// three branches, each drawn from the model after the prefix as if it ran
+// alone. An execution builds a fresh system, runs the prefix call by call
+// (checking each response against the model), then races the branches:
+// one thread per branch, all released together by a spinning start
+// barrier, every call timed with steady_clock. The histories go to
+// `linearize::check` with the post-prefix model: a race is good when some
+// order of all the calls, keeping each branch's order and real time, is
+// one the model allows. After a good race `finish` checks the end state.
+//
+// A case passes after `config.repeat` good executions. The first failing
+// case is shrunk (drop a branch, merge two, delete a command from a
+// branch, delete one from the prefix, move a branch's first command into
+// the prefix), each candidate tried up to `shrink_retries` times, and
+// reported with the evidence of its last failure.
+//
+// Example:
+//
+//   auto r = merilo::parallel::check(CounterSpec{}, {.seed = 42});
+//   if (!r.error.empty()) ...                 // a usage error: nothing ran
+//   if (r.failure) std::puts(merilo::parallel::report(*r.failure).c_str());
+//
+// Violation tags: the spec's own for a prefix postcondition or `finish`;
+// `statem.not_linearizable`, `statem.undecided`, `statem.timeout`,
+// `statem.crash` and `statem.no_race` otherwise (spec.hpp). All bad races
+// share `statem.not_linearizable`, so shrinking may move from one race bug
+// to another; the shrunk case is still a real failure.
+//
+// Admissibility: a case is run only if every precondition holds in every
+// interleaving of its branches (enumerated while there are at most
+// `kMaxInterleavings`; past that generation trims the longest branch). A
+// draw that is inadmissible, or has fewer than two non-empty branches, is
+// redrawn up to `kMaxRedraws` times and then trimmed command by command. A
+// case that still has fewer than two non-empty branches fails at once as
+// `statem.no_race`: preconditions that admit no concurrent pair are
+// reported, never passed.
+//
+// NOTE: the seed fixes the case, never the interleaving: a race bug is found
+// by running the case (`repeat`, `shrink_retries`) until the threads
+// collide. A system whose bad window is a few instructions wide may need a
+// pause inside it for a test to catch it reliably.
+//
+// NOTE: C++ cannot stop a thread. A branch still running at
+// `config.deadline` fails the run as `statem.timeout`; the stuck thread is
+// abandoned, and its system is left alive (no `teardown`, no destructor)
+// until the stuck call returns, if it ever does. The check itself returns
+// and the test process carries on. The spec is copied (or moved) once per
+// check into storage the threads share, so the stuck call's spec outlives
+// `check` too.
+//
+// NOTE: exceptions escaping any callback become `statem.crash` violations
+// naming the callback (in `teardown` they are dropped; in `shrink_stop` they
+// stop shrinking). Nothing throws out of these functions but
+// `std::bad_alloc`. Each entry point refuses re-entry from inside a
+// callback (`core::kReentryError`), on the checking thread and the racing
+// threads alike.
+#ifndef MERILO_PARALLEL_PARALLEL_HPP
+#define MERILO_PARALLEL_PARALLEL_HPP
+
+#include <cstddef>      // std::size_t
+#include <optional>     // Result::failure
+#include <string>       // usage errors
+#include <type_traits>  // std::remove_cvref_t
+
+#include <merilo/parallel/failure.hpp>
+#include <merilo/parallel/spec.hpp>
+
+namespace merilo::parallel {
+
+/// The command type of spec `S` (a `Spec` maybe with cv-ref qualifiers).
+template <class S>
+using command_t = typename std::remove_cvref_t<S>::command_type;
+/// The response type of spec `S`.
+template <class S>
+using response_t = typename std::remove_cvref_t<S>::response_type;
+
+/// What `check` and `check_run` found.
+template <class Cmd, class Resp>
+struct Result {
+  /// A usage error ("Config::seed is required", ...). When set nothing ran.
+  std::string error;
+  /// Runs drawn (the failing one included).
+  std::size_t runs = 0;
+  /// Executions of every run (repeats and shrink attempts).
+  std::size_t executions = 0;
+  /// The first failing run, shrunk; empty when every run passed.
+  std::optional<Failure<Cmd, Resp>> failure;
+
+  /// No usage error and no failure.
+  [[nodiscard]] bool ok() const noexcept { return error.empty() && !failure; }
+};
+
+/// What `generate_case` returns: run `run`'s case, or why there is none.
+template <class Cmd>
+struct Generated {
+  std::string error;  ///< A usage error; nothing was drawn.
+  Case<Cmd> drawn;    ///< The case exactly as the run draws it.
+  /// Set when a callback threw while drawing (the case is cut there).
+  MaybeViolation crash;
+};
+
+/// Draws and runs up to `config.test_count` cases; shrinks the first
+/// failing one.
+template <class S>
+requires Spec<std::remove_cvref_t<S>>
+[[nodiscard]] Result<command_t<S>, response_t<S>> check(S&& spec, const Config& config);
+
+/// Runs run `run` of the check `config` describes, alone (and shrinks it if
+/// it fails): the same case as in `check`. The race may go differently.
+template <class S>
+requires Spec<std::remove_cvref_t<S>>
+[[nodiscard]] Result<command_t<S>, response_t<S>> check_run(S&& spec, const Config& config,
+                                                            std::size_t run);
+
+/// The case run `run` draws, without building a system or starting a
+/// thread. Equal to that run's `Failure::original`.
+template <class S>
+requires Spec<std::remove_cvref_t<S>>
+[[nodiscard]] Generated<command_t<S>> generate_case(S&& spec, const Config& config,
+                                                    std::size_t run);
+
+namespace detail {
+/// The usage error of `config` ("" when it is usable).
+[[nodiscard]] std::string config_error(const Config& config);
+/// `config` with `branches` and `max_branch` clamped.
+[[nodiscard]] Config clamped(const Config& config);
+}  // namespace detail
+
+}  // namespace merilo::parallel
+
+#include <merilo/parallel/detail/check_inl.hpp>
+
+#endif  // MERILO_PARALLEL_PARALLEL_HPP

@@ -1,0 +1,192 @@
+// merilo/parallel/spec.hpp — what the parallel tester needs to know about a
+// concurrent system, what a test case is, and how a check runs.
+//
+// A parallel `Spec` is statem's sequential spec with one twist: the system
+// is shared. `run(sut, cmd)` is called from two or three threads at once on
+// the same system (a thread-safe object, or a handle to one), and the
+// responses are judged afterwards, by asking whether some sequential order
+// of the calls, consistent with when they happened, is one the model
+// allows (linearizability, decided by merilo::linearize).
+//
+// A `Case` is a sequential `prefix` (it sets the system up, call by call)
+// followed by `branches`, each a list of commands that one thread runs
+// while the others run theirs. `Config` says how many cases to draw and
+// how big they may be.
+//
+// Example (a counter shared by the threads):
+//
+//   struct CounterSpec {
+//     using model_type = CounterModel;           // a linearize::Model
+//     using command_type = Op;                   // core::Describable
+//     using response_type = std::int64_t;        // core::Describable
+//     using sut_type = std::unique_ptr<Counter>; // the threads share what it points to
+//     CounterModel initial() const { return {}; }
+//     statem::Gen<Op> command(const CounterModel&) const {
+//       return statem::element_of<Op>({Op::inc, Op::get});
+//     }
+//     statem::Admission precondition(const CounterModel&, Op) const {
+//       return statem::Admission::admit;
+//     }
+//     CounterModel next_model(const CounterModel& m, Op op) const;
+//     sut_type new_sut() const { return std::make_unique<Counter>(); }
+//     std::int64_t run(sut_type& c, Op op) const {
+//       return op == Op::inc ? c->increment() : c->get();
+//     }
+//     parallel::MaybeViolation postcondition(const CounterModel&, Op, std::int64_t) const;
+//     parallel::MaybeViolation finish(sut_type&) const { return std::nullopt; }
+//     void teardown(sut_type&) const {}
+//   };
+//
+// (docs/examples/parallel_counter.cpp is this spec, complete and compiled.)
+//
+// NOTE: `run` is called concurrently, from the runner's threads, on one
+// spec object and one system; every other callback is called from the
+// thread that called `check`, one at a time. The model must be a
+// `linearize::Model` (copyable, `==`, hashable by its bytes or `feed`):
+// the checker remembers the states it has ruled out.
+#ifndef MERILO_PARALLEL_SPEC_HPP
+#define MERILO_PARALLEL_SPEC_HPP
+
+#include <chrono>       // Config::deadline
+#include <concepts>     // the Spec concept
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::uint64_t
+#include <functional>   // Config::shrink_stop
+#include <optional>     // MaybeViolation, Config::seed
+#include <string_view>  // tag constants
+#include <vector>       // Case
+
+#include <merilo/core/describe.hpp>    // commands and responses are printed through describe
+#include <merilo/linearize/model.hpp>  // linearize::Model
+#include <merilo/statem/gen.hpp>       // Gen, Rng
+#include <merilo/statem/statem.hpp>    // Violation, Admission, ShrinkEnd, ShrinkStop
+
+namespace merilo::parallel {
+
+/// What `postcondition` and `finish` return: nothing when the rule held, or
+/// the violation found.
+using MaybeViolation = std::optional<statem::Violation>;
+
+/// The branches' histories have no order the model allows.
+inline constexpr std::string_view kNotLinearizableTag = "statem.not_linearizable";
+/// The checker spent `Config::search_budget` before deciding (a failure,
+/// never a pass).
+inline constexpr std::string_view kUndecidedTag = "statem.undecided";
+/// A branch was still running when `Config::deadline` passed.
+inline constexpr std::string_view kTimeoutTag = "statem.timeout";
+/// Generation ended with fewer than two non-empty branches: nothing raced.
+inline constexpr std::string_view kNoRaceTag = "statem.no_race";
+
+/// Branches per case are clamped into [kMinBranches, kMaxBranches].
+inline constexpr std::size_t kMinBranches = 2;
+/// See `kMinBranches`.
+inline constexpr std::size_t kMaxBranches = 3;
+/// `Config::max_branch` is clamped into [kMinBranchLength, kMaxBranchLength].
+inline constexpr std::size_t kMinBranchLength = 1;
+/// See `kMinBranchLength`.
+inline constexpr std::size_t kMaxBranchLength = 6;
+/// Interleavings of the branches that admissibility enumerates at most;
+/// a draw with more has its longest branch trimmed.
+inline constexpr std::size_t kMaxInterleavings = 10'000;
+/// Redraws of the branches after the first draw, before trimming.
+inline constexpr std::size_t kMaxRedraws = 8;
+
+/// What the parallel tester needs to know about a system under test.
+///
+/// A spec is a class with four member types and ten member functions
+/// (called on a non-const lvalue, so they may be const or not):
+///
+///   model_type     a `linearize::Model`: copyable, `==`, hashable;
+///   command_type   a copyable value, printable through `core::describe`;
+///   response_type  what `run` returns: copyable, printable the same way;
+///   sut_type       the system (move-constructible); the threads share it,
+///                  so it is usually a pointer or a handle.
+///
+///   initial()                         -> model_type
+///   command(model)                    -> statem::Gen<command_type>
+///   precondition(model, cmd)          -> statem::Admission
+///   next_model(model, cmd)            -> model_type      pure
+///   new_sut()                         -> sut_type         a fresh system
+///   run(sut&, cmd)                    -> response_type    called concurrently
+///   postcondition(model, cmd, resp)   -> MaybeViolation   pure; `model` is before cmd
+///   finish(sut&)                      -> MaybeViolation   end-state checks after a
+///                                                         linearizable race
+///   teardown(sut&)                    -> void             release the system
+///
+/// NOTE: `postcondition` and `next_model` are called by the checker many
+/// times, in any order, on copies of the model: they must be pure.
+template <class S>
+concept Spec = requires {
+  typename S::model_type;
+  typename S::command_type;
+  typename S::response_type;
+  typename S::sut_type;
+}
+&&linearize::Model<typename S::model_type>&& std::copyable<typename S::command_type>&&
+    std::copyable<typename S::response_type>&& std::move_constructible<typename S::sut_type>&&
+        core::Describable<typename S::command_type>&&
+            core::Describable<typename S::response_type>&& requires(
+                S& s, const typename S::model_type& m, const typename S::command_type& c,
+                const typename S::response_type& r, typename S::sut_type& sut) {
+  { s.initial() } -> std::convertible_to<typename S::model_type>;
+  { s.command(m) } -> std::convertible_to<statem::Gen<typename S::command_type>>;
+  { s.precondition(m, c) } -> std::same_as<statem::Admission>;
+  { s.next_model(m, c) } -> std::convertible_to<typename S::model_type>;
+  { s.new_sut() } -> std::convertible_to<typename S::sut_type>;
+  { s.run(sut, c) } -> std::convertible_to<typename S::response_type>;
+  { s.postcondition(m, c, r) } -> std::same_as<MaybeViolation>;
+  { s.finish(sut) } -> std::same_as<MaybeViolation>;
+  s.teardown(sut);
+};
+
+/// A test case: a sequential prefix, then branches raced on one thread each.
+template <class Cmd>
+struct Case {
+  std::vector<Cmd> prefix;                 ///< Run first, call by call, each response checked.
+  std::vector<std::vector<Cmd>> branches;  ///< Run at the same moment, one thread each.
+
+  /// Equal prefixes and equal branches (when commands have `==`).
+  friend bool operator==(const Case&, const Case&) = default;
+};
+
+/// How a check runs. Build it with designated initialisers:
+///   parallel::Config{.seed = 42, .test_count = 200}
+///
+/// NOTE: `branches` and `max_branch` are clamped (into
+/// [kMinBranches, kMaxBranches] and [kMinBranchLength, kMaxBranchLength]);
+/// a failure records the values actually used. Every other field out of
+/// range is a usage error.
+struct Config {
+  /// Required: a check without a seed is a usage error. Any 64-bit value.
+  std::optional<std::uint64_t> seed = std::nullopt;
+  /// Cases drawn per check; at least 1.
+  std::size_t test_count = 100;
+  /// Branches per case (2 or 3; clamped).
+  std::size_t branches = 2;
+  /// The prefix has a length drawn uniformly in [0, max_prefix].
+  std::size_t max_prefix = 6;
+  /// Each branch has a length drawn uniformly in [1, max_branch] (clamped
+  /// into 1..6) before admissibility may trim it.
+  std::size_t max_branch = 4;
+  /// Executions the shrinker may spend (retries included).
+  std::size_t max_shrinks = 500;
+  /// Executions of a shrink candidate before it is given up: it is
+  /// accepted as soon as one of them fails with the original tag. 0 is
+  /// treated as 1.
+  std::size_t shrink_retries = 10;
+  /// Executions of a generated case before it counts as passing; at least 1.
+  std::size_t repeat = 3;
+  /// Asked before each shrink execution; `stop_shrinking` keeps the best
+  /// case so far. Empty means always keep shrinking.
+  std::function<statem::ShrinkStop()> shrink_stop = nullptr;
+  /// How long the branches of one race may run (the prefix is not bounded);
+  /// positive.
+  std::chrono::nanoseconds deadline = std::chrono::seconds(10);
+  /// Postcondition evaluations the linearizability checker may spend on one
+  /// race; at least 1.
+  std::uint64_t search_budget = 100'000;
+};
+
+}  // namespace merilo::parallel
+
+#endif  // MERILO_PARALLEL_SPEC_HPP

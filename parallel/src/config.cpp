@@ -1,0 +1,52 @@
+// config.cpp — checking and clamping a parallel Config; evidence names.
+#include <algorithm>  // std::clamp
+
+#include <merilo/parallel/failure.hpp>
+#include <merilo/parallel/parallel.hpp>
+
+namespace merilo::parallel {
+
+std::string_view name(Evidence evidence) noexcept {
+  switch (evidence) {
+    case Evidence::in_prefix:
+      return "in prefix";
+    case Evidence::raced:
+      return "raced";
+    case Evidence::after_race:
+      return "after race";
+    case Evidence::unrecorded:
+      return "unrecorded";
+    case Evidence::no_race:
+      return "no race";
+  }
+  return "?";
+}
+
+namespace detail {
+
+std::string config_error(const Config& config) {
+  if (!config.seed) {
+    return "merilo::parallel: Config::seed is required (there is no default seed; pick any "
+           "64-bit value, e.g. .seed = 1)";
+  }
+  if (config.test_count == 0) return "merilo::parallel: Config::test_count must be at least 1";
+  if (config.repeat == 0) return "merilo::parallel: Config::repeat must be at least 1";
+  if (config.deadline.count() <= 0) {
+    return "merilo::parallel: Config::deadline must be positive";
+  }
+  if (config.search_budget == 0) {
+    return "merilo::parallel: Config::search_budget must be at least 1";
+  }
+  return {};
+}
+
+Config clamped(const Config& config) {
+  Config out = config;
+  out.branches = std::clamp(config.branches, kMinBranches, kMaxBranches);
+  out.max_branch = std::clamp(config.max_branch, kMinBranchLength, kMaxBranchLength);
+  return out;
+}
+
+}  // namespace detail
+
+}  // namespace merilo::parallel

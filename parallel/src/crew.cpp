@@ -1,0 +1,141 @@
+// crew.cpp — the threads a check races branches on: a spinning start
+// barrier, a deadline, and abandoning a thread that misses it.
+#include <merilo/parallel/detail/crew.hpp>
+
+#include <atomic>              // the start barrier
+#include <condition_variable>  // idle workers, the finish wait
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include <merilo/core/reentry.hpp>
+
+namespace merilo::parallel::detail {
+
+namespace {
+
+/// Spins before yielding while waiting at the barrier: long enough that
+/// threads on idle cores leave together, short enough not to starve a
+/// thread that shares a core with a spinner.
+constexpr int kSpinsBeforeYield = 1 << 12;
+
+void spin_until(const std::atomic<bool>& flag) {
+  for (int spins = 0; !flag.load(std::memory_order_acquire); ++spins) {
+    if (spins >= kSpinsBeforeYield) std::this_thread::yield();
+  }
+}
+
+/// One race: the start barrier and who has finished.
+struct Race {
+  explicit Race(std::size_t n) : finished(n, false) {}
+  std::atomic<std::size_t> ready{0};
+  std::atomic<bool> go{false};
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<bool> finished;  // guarded by mu
+  std::size_t done = 0;        // guarded by mu
+};
+
+}  // namespace
+
+struct Crew::Worker {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::function<void()> job;  // guarded by mu
+  bool quit = false;          // guarded by mu
+  std::thread thread;
+};
+
+Crew::Crew(Threads threads) : threads_(threads) {}
+
+Crew::~Crew() {
+  for (const std::shared_ptr<Worker>& w : workers_) retire(w);
+}
+
+std::shared_ptr<Crew::Worker> Crew::start_worker() {
+  auto w = std::make_shared<Worker>();
+  w->thread = std::thread([w] {
+    core::EntryGuard guard;  // a task is user code: refuse re-entry from it
+    std::unique_lock lock(w->mu);
+    for (;;) {
+      w->cv.wait(lock, [&] { return w->job != nullptr || w->quit; });
+      if (w->job) {
+        std::function<void()> job = std::move(w->job);
+        w->job = nullptr;
+        lock.unlock();
+        job();
+        job = nullptr;  // drop what the task owned before taking the lock again
+        lock.lock();
+        continue;
+      }
+      return;
+    }
+  });
+  return w;
+}
+
+void Crew::retire(const std::shared_ptr<Worker>& w) {
+  {
+    std::lock_guard lock(w->mu);
+    w->quit = true;
+  }
+  w->cv.notify_one();
+  if (w->thread.joinable()) w->thread.join();
+}
+
+RaceEnd Crew::race(std::vector<std::function<void()>> tasks,
+                   std::chrono::steady_clock::time_point deadline) {
+  const std::size_t n = tasks.size();
+  while (workers_.size() < n) workers_.push_back(start_worker());
+  auto race = std::make_shared<Race>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    Worker& w = *workers_[i];
+    {
+      std::lock_guard lock(w.mu);
+      w.job = [race, i, task = std::move(tasks[i])]() mutable {
+        race->ready.fetch_add(1, std::memory_order_acq_rel);
+        spin_until(race->go);
+        task();
+        task = nullptr;  // release what the task owns before the race is seen as over
+        {
+          std::lock_guard done_lock(race->mu);
+          race->finished[i] = true;
+          ++race->done;
+        }
+        race->cv.notify_all();
+      };
+    }
+    w.cv.notify_one();
+  }
+  for (int spins = 0; race->ready.load(std::memory_order_acquire) < n; ++spins) {
+    if (spins >= kSpinsBeforeYield) std::this_thread::yield();
+  }
+  race->go.store(true, std::memory_order_release);
+
+  RaceEnd end;
+  {
+    std::unique_lock lock(race->mu);
+    race->cv.wait_until(lock, deadline, [&] { return race->done == n; });
+    end.finished = race->finished;
+  }
+  // Abandon the threads still running: detached, each finishes its task
+  // (which owns what it touches) whenever that returns, then exits.
+  for (std::size_t i = n; i-- > 0;) {
+    if (end.finished[i]) continue;
+    const std::shared_ptr<Worker> w = workers_[i];
+    {
+      std::lock_guard lock(w->mu);
+      w->quit = true;
+    }
+    w->thread.detach();
+    workers_.erase(workers_.begin() + static_cast<std::ptrdiff_t>(i));
+    ++abandoned_;
+  }
+  if (threads_ == Threads::fresh) {
+    for (const std::shared_ptr<Worker>& w : workers_) retire(w);
+    workers_.clear();
+  }
+  return end;
+}
+
+}  // namespace merilo::parallel::detail

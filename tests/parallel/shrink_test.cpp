@@ -1,0 +1,57 @@
+// shrink_test.cpp — the shrink candidates of a case, in the order they are
+// tried: drop a branch, merge two, delete from a branch, delete from the
+// prefix, move a branch's head into the prefix.
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <merilo/parallel/shrink.hpp>
+
+namespace {
+
+namespace parallel = merilo::parallel;
+using Case = parallel::Case<int>;
+
+TEST(ParallelShrink, CandidatesComeInTheReferenceOrder) {
+  const Case c{.prefix = {1}, .branches = {{2, 3}, {4}, {5}}};
+  const std::vector<Case> want = {
+      // drop a branch (three branches, so each may go)
+      {{1}, {{4}, {5}}},
+      {{1}, {{2, 3}, {5}}},
+      {{1}, {{2, 3}, {4}}},
+      // merge two branches (i < j, j appended to i)
+      {{1}, {{2, 3, 4}, {5}}},
+      {{1}, {{2, 3, 5}, {4}}},
+      {{1}, {{2, 3}, {4, 5}}},
+      // delete one command from a branch (an emptied branch disappears)
+      {{1}, {{3}, {4}, {5}}},
+      {{1}, {{2}, {4}, {5}}},
+      {{1}, {{2, 3}, {5}}},
+      {{1}, {{2, 3}, {4}}},
+      // delete from the prefix
+      {{}, {{2, 3}, {4}, {5}}},
+      // move a branch's first command to the end of the prefix
+      {{1, 2}, {{3}, {4}, {5}}},
+      {{1, 4}, {{2, 3}, {5}}},
+      {{1, 5}, {{2, 3}, {4}}},
+  };
+  EXPECT_EQ(parallel::shrink_candidates(c), want);
+}
+
+TEST(ParallelShrink, TwoBranchesAreNeverDroppedButMayBeMerged) {
+  const Case c{.prefix = {}, .branches = {{1}, {2}}};
+  const std::vector<Case> want = {
+      {{}, {{1, 2}}},  // merge: one branch left
+      {{}, {{2}}},     // delete 1
+      {{}, {{1}}},     // delete 2
+      {{1}, {{2}}},    // move 1 into the prefix
+      {{2}, {{1}}},    // move 2 into the prefix
+  };
+  EXPECT_EQ(parallel::shrink_candidates(c), want);
+}
+
+TEST(ParallelShrink, AnEmptyCaseHasNoCandidates) {
+  EXPECT_TRUE(parallel::shrink_candidates(Case{}).empty());
+}
+
+}  // namespace
