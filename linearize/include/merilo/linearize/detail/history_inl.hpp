@@ -76,7 +76,7 @@ class PartsCheck {
         if (refute_shadowed_read(p, undecided)) return finish_not_linearizable(p);
         if (allowance_.stop != SearchStop::none) continue;
       }
-      Search search(spec_, operations_, parts_[p], options_.cache_bytes);
+      Search search(spec_, operations_, searched(p), options_.cache_bytes);
       const Outcome outcome = search.run(initial_, allowance_);
       note_cache(search);
       if (outcome == Outcome::linearizable) {
@@ -89,6 +89,7 @@ class PartsCheck {
         if (!undecided) {
           undecided = search.explain(initial_, true);
           undecided->partition = result_.partitions[p];
+          undecided->part_size = parts_[p].size();
         }
         continue;
       }
@@ -130,6 +131,25 @@ class PartsCheck {
     }
   }
 
+  // The operations of part `p` the search needs: all but those that never
+  // returned and never change the model (a read that timed out, when the
+  // spec declares read_only). Such an operation need not be placed, and
+  // placing it changes nothing, so leaving it out changes no verdict; kept,
+  // each would double the states the cache tells apart.
+  std::vector<std::size_t> searched(std::size_t p) const {
+    if constexpr (DeclaresReadOnly<S, C, R>) {
+      std::vector<std::size_t> ops;
+      ops.reserve(parts_[p].size());
+      for (const std::size_t i : parts_[p]) {
+        const Operation<C, R>& o = operations_[i];
+        if (o.response || !spec_.read_only(o.command, o.response)) ops.push_back(i);
+      }
+      return ops;
+    } else {
+      return parts_[p];
+    }
+  }
+
   // A read the real-time order alone rules out: search just the few
   // operations that show it. True when they are refuted (the explanation
   // is then set); on running out of budget `undecided` is set. (Should
@@ -165,7 +185,7 @@ class PartsCheck {
   // budget goes to it (no later part matters now); if it runs out, the
   // deeper of its dead ends and the proof's explains.
   void explain_shadowed_read(std::size_t p, std::size_t read) {
-    Search walk(spec_, operations_, parts_[p], options_.cache_bytes);
+    Search walk(spec_, operations_, searched(p), options_.cache_bytes);
     walk.spare_value_of(read);
     walk.stop_at(read);
     explain_with(walk, false);
@@ -179,7 +199,7 @@ class PartsCheck {
   // kExplainFloor) of what is left; if it runs out, the deeper of its dead
   // ends and the first search's explains (real, but maybe not longest).
   void explain_lost_value(std::size_t p) {
-    Search full(spec_, operations_, parts_[p], options_.cache_bytes);
+    Search full(spec_, operations_, searched(p), options_.cache_bytes);
     full.without_value_pruning();
     explain_with(full, true, kExplainFactor * allowance_.evaluations + kExplainFloor);
   }
