@@ -57,9 +57,10 @@ format:
 	@$(DEPS) lint
 	git ls-files '*.hpp' '*.cpp' | xargs clang-format -i
 
-# make fuzz: every example's fuzz target, built with clang and
-# -fsanitize=fuzzer,address,undefined in build-fuzz/, seeded from its
-# exhaustive search, fuzzed FUZZTIME seconds each (default 30). Corpora,
+# make fuzz: every fuzz target — each example's, seeded from its exhaustive
+# search, and merilo's own parsers' (tools/selffuzz, seeded from
+# tests/tools/data) — built with clang and -fsanitize=fuzzer,address,undefined
+# in build-fuzz/, fuzzed FUZZTIME seconds each (default 30). Corpora,
 # crashes and logs go to fuzz-out/<target>/; a violation's trace is printed.
 FUZZTIME ?= 30
 fuzz:

@@ -7,6 +7,8 @@
 #      workers, and `make tsan`: every test labelled `threads`)
 #   5. lint (clang-format, clang-tidy)
 #   6. fuzzing seeded by the explorer finds the bug beyond the search
+#   7. fuzzing merilo's own parsers (merilo-lincheck's history reader and
+#      checker, the fuzz input decoder) finds nothing in SELF_FUZZTIME s each
 # Stops at the first failure and says which step failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,4 +51,6 @@ if grep -q '^fuzz-seeded:' Makefile; then
   step "fuzz-seeded"
   make --no-print-directory fuzz-seeded
 fi
+step "fuzzing merilo's own parsers"
+FUZZTIME=${SELF_FUZZTIME:-60} FUZZ_ONLY='^(lincheck_history|fuzz_input)_fuzz$' cmake/fuzz.sh run
 printf '\n=== ci: all steps passed\n'

@@ -11,7 +11,8 @@
 #            executions, and replaying the saved input must print the same
 #            trace
 #
-# Environment: FUZZTIME (seconds per target, default 30), FUZZ_BUILD
+# Environment: FUZZTIME (seconds per target, default 30), FUZZ_ONLY (an
+# extended regex: `run` fuzzes only the targets whose names match), FUZZ_BUILD
 # (default build-fuzz), FUZZ_OUT (default fuzz-out), FUZZ_SEED (libFuzzer
 # -seed for `seeded`, default 1), JOBS (build parallelism, default nproc).
 # Everything a run writes goes under $FUZZ_OUT/<target>/: corpus/, crashes/
@@ -46,7 +47,7 @@ build() {
   if [[ ! -f $BUILD/CMakeCache.txt ]]; then
     mkdir -p "$BUILD"
     CXX=clang++ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMERILO_FUZZ=ON \
-      -DMERILO_SANITIZE=address,undefined -DMERILO_BUILD_TESTS=OFF -DMERILO_BUILD_TOOLS=OFF \
+      -DMERILO_SANITIZE=address,undefined -DMERILO_BUILD_TESTS=OFF -DMERILO_BUILD_TOOLS=ON \
       -DMERILO_INSTALL=OFF > "$BUILD/configure.log" 2>&1 \
       || { cat "$BUILD/configure.log"; rm -f "$BUILD/CMakeCache.txt"; die "configuring $BUILD failed"; }
   fi
@@ -61,8 +62,9 @@ show_finding() {
 
 run() {
   build
-  local status=0 t
-  echo "merilo fuzz: $(wc -l < "$BIN/targets.txt") targets, ${FUZZTIME}s each; each writes $OUT/<target>/corpus/, crashes/ and fuzz.log"
+  local status=0 t targets
+  targets=$(grep -E "${FUZZ_ONLY:-.}" "$BIN/targets.txt" || true)
+  echo "merilo fuzz: $(grep -c . <<< "$targets") targets, ${FUZZTIME}s each; each writes $OUT/<target>/corpus/, crashes/ and fuzz.log"
   while read -r t; do
     [[ -n $t ]] || continue
     local d=$OUT/$t
@@ -87,7 +89,7 @@ run() {
       [[ -z $(show_finding "$d/fuzz.log") ]] && tail -30 "$d/fuzz.log"
       echo "reproduce it with: $BIN/$t ${crash:-$d/crashes/<file>}"
     fi
-  done < "$BIN/targets.txt"
+  done <<< "$targets"
   exit $status
 }
 

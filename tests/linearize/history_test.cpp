@@ -43,6 +43,22 @@ Verdict verdict_of(const std::vector<Op>& ops) {
 
 // --- register rules ---------------------------------------------------------
 
+TEST(History, HeaderExampleHolds) {  // the example at the top of history.hpp
+  std::vector<Operation<RegisterCmd, RegisterResponse>> ops = {
+      {RegisterCmd::write(1), RegisterResponse{}, 0, 10},
+      {RegisterCmd::write(2), RegisterResponse{}, 11, 20},
+      {RegisterCmd::read(), RegisterResponse::of(1), 21, 30},
+  };
+  auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, HistoryOptions{});
+  ASSERT_EQ(r.verdict, Verdict::not_linearizable);
+  EXPECT_EQ(r.explanation.prefix, (std::vector<std::size_t>{0, 1}));
+  EXPECT_TRUE(r.explanation.longest);
+  EXPECT_EQ(r.explanation.returned, std::optional<std::size_t>(2));
+  ASSERT_EQ(r.explanation.candidates.size(), 1U);
+  EXPECT_EQ(r.explanation.candidates[0].violation,
+            std::optional<std::string>("read 1, but the register held 2"));
+}
+
 TEST(History, RegisterReadsNullBeforeAnyWrite) {
   std::vector<RegOp> ops = {reg_op(RegisterCmd::read(), got(std::nullopt), 0, 1),
                             reg_op(RegisterCmd::write(3), kOk, 2, 3),

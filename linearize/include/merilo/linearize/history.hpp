@@ -50,11 +50,21 @@
 //     `timeout`. When either runs out, the verdict is `undecided` (with the
 //     longest partial linearization found), never a hang.
 //
-// Example (a register; see models.hpp for the built-in specs):
+// Example (a stale read of the built-in register, models.hpp; the test
+// History.HeaderExampleHolds checks what the comments say):
 //
-//   std::vector<merilo::linearize::Operation<RegisterCmd, RegisterResponse>> ops = ...;
-//   auto r = merilo::linearize::check_history(RegisterSpec{}, RegisterModel{}, ops, {});
-//   if (r.verdict == merilo::linearize::Verdict::not_linearizable) ... r.explanation ...
+// clang-format off
+//   using namespace merilo::linearize;
+//   std::vector<Operation<RegisterCmd, RegisterResponse>> ops = {
+//       {RegisterCmd::write(1), RegisterResponse{}, 0, 10},
+//       {RegisterCmd::write(2), RegisterResponse{}, 11, 20},
+//       {RegisterCmd::read(), RegisterResponse::of(1), 21, 30},
+//   };
+//   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, HistoryOptions{});
+//   // r.verdict == Verdict::not_linearizable, and r.explanation says why:
+//   // prefix {0, 1} (both writes, a longest valid order), then the read
+//   // (returned == 2) cannot follow: "read 1, but the register held 2".
+// clang-format on
 //
 // NOTE: memory. The search keeps one stack frame (an index and a model) per
 // placed operation and a cache entry per visited state (a position per

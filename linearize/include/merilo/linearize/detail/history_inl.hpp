@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstddef>
 #include <exception>
+#include <limits>
 #include <map>
 #include <new>
 #include <optional>
@@ -75,7 +76,7 @@ class PartsCheck {
         if (refute_shadowed_read(p, undecided)) return finish_not_linearizable(p);
         if (allowance_.stop != SearchStop::none) continue;
       }
-      Search search(spec_, operations_, parts_[p], options_.cache_bytes);
+      Search search(spec_, operations_, searched(p), options_.cache_bytes);
       const Outcome outcome = search.run(initial_, allowance_);
       note_cache(search);
       if (outcome == Outcome::linearizable) {
@@ -88,12 +89,13 @@ class PartsCheck {
         if (!undecided) {
           undecided = search.explain(initial_, true);
           undecided->partition = result_.partitions[p];
+          undecided->part_size = parts_[p].size();
         }
         continue;
       }
       result_.explanation = search.explain(initial_, false);
       result_.explanation.longest = !DeclaresValues<S, M, C, R>;
-      if constexpr (DeclaresValues<S, M, C, R>) explain_without_pruning(p, Search::kNoTarget);
+      if constexpr (DeclaresValues<S, M, C, R>) explain_lost_value(p);
       return finish_not_linearizable(p);
     }
     result_.evaluations = allowance_.evaluations;
@@ -129,6 +131,25 @@ class PartsCheck {
     }
   }
 
+  // The operations of part `p` the search needs: all but those that never
+  // returned and never change the model (a read that timed out, when the
+  // spec declares read_only). Such an operation need not be placed, and
+  // placing it changes nothing, so leaving it out changes no verdict; kept,
+  // each would double the states the cache tells apart.
+  std::vector<std::size_t> searched(std::size_t p) const {
+    if constexpr (DeclaresReadOnly<S, C, R>) {
+      std::vector<std::size_t> ops;
+      ops.reserve(parts_[p].size());
+      for (const std::size_t i : parts_[p]) {
+        const Operation<C, R>& o = operations_[i];
+        if (o.response || !spec_.read_only(o.command, o.response)) ops.push_back(i);
+      }
+      return ops;
+    } else {
+      return parts_[p];
+    }
+  }
+
   // A read the real-time order alone rules out: search just the few
   // operations that show it. True when they are refuted (the explanation
   // is then set); on running out of budget `undecided` is set. (Should
@@ -152,31 +173,52 @@ class PartsCheck {
     // the whole part finds where an order first gets stuck on that read.
     result_.explanation = small.explain(initial_, false);
     result_.explanation.longest = false;
-    explain_without_pruning(p, shadowed.read);
+    explain_shadowed_read(p, shadowed.read);
     return true;
   }
 
-  // Searches part `p` again without the lost-value rule, which cuts orders
-  // short, so that the explanation is a real dead end: a valid order, and
-  // the operation that cannot follow it. With a `target` (an operation
-  // known never to fit) it stops at the first dead end that operation
-  // blocks; without, it finds the deepest. What is left of the budget goes
-  // to it (no later part matters now); if it runs out, the deeper of its
-  // dead ends and the one already found explains.
-  void explain_without_pruning(std::size_t p, std::size_t target) {
-    Search full(spec_, operations_, parts_[p], options_.cache_bytes);
+  // After the shadowed-read shortcut refuted part `p`: walks the whole part
+  // until an order first gets stuck on `read` (an operation known never to
+  // fit), keeping the lost-value rule for every value but the one `read`
+  // needs, so the walk is as fast as the search and goes on to the read
+  // instead of stopping where its value was lost. What is left of the
+  // budget goes to it (no later part matters now); if it runs out, the
+  // deeper of its dead ends and the proof's explains.
+  void explain_shadowed_read(std::size_t p, std::size_t read) {
+    Search walk(spec_, operations_, searched(p), options_.cache_bytes);
+    walk.spare_value_of(read);
+    walk.stop_at(read);
+    explain_with(walk, false);
+  }
+
+  // After the search refuted part `p` with the lost-value rule, which cuts
+  // orders short: searches it again without that rule, for the deepest
+  // dead end over every order, the longest valid order. That search can
+  // be far costlier than the one that decided, so it gets at most
+  // kExplainFactor times the evaluations spent so far (and at least
+  // kExplainFloor) of what is left; if it runs out, the deeper of its dead
+  // ends and the first search's explains (real, but maybe not longest).
+  void explain_lost_value(std::size_t p) {
+    Search full(spec_, operations_, searched(p), options_.cache_bytes);
     full.without_value_pruning();
-    if (target != Search::kNoTarget) full.stop_at(target);
+    explain_with(full, true, kExplainFactor * allowance_.evaluations + kExplainFloor);
+  }
+  static constexpr std::uint64_t kExplainFactor = 10;
+  static constexpr std::uint64_t kExplainFloor = 100'000;
+
+  void explain_with(Search& search, bool exhaustive,
+                    std::uint64_t cap = std::numeric_limits<std::uint64_t>::max()) {
     Allowance rest = allowance_;
-    const Outcome outcome = full.run(initial_, rest);
+    rest.budget = rest.evaluations + std::min(cap, rest.budget - rest.evaluations);
+    const Outcome outcome = search.run(initial_, rest);
     allowance_.evaluations = rest.evaluations;
-    note_cache(full);
+    note_cache(search);
     if (outcome == Outcome::not_linearizable) {
-      result_.explanation = full.explain(initial_, false);
-      result_.explanation.longest = target == Search::kNoTarget;
+      result_.explanation = search.explain(initial_, false);
+      result_.explanation.longest = exhaustive;
     } else if (outcome == Outcome::stopped &&
-               full.dead_end_depth() > result_.explanation.prefix.size()) {
-      result_.explanation = full.explain(initial_, false);
+               search.dead_end_depth() > result_.explanation.prefix.size()) {
+      result_.explanation = search.explain(initial_, false);
       result_.explanation.longest = false;
     }
   }

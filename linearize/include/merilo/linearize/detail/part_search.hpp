@@ -50,8 +50,6 @@ template <class S, class M, class C, class R, class V>
 class PartSearch {
  public:
   enum class Outcome : std::uint8_t { linearizable, not_linearizable, stopped };
-  /// `stop_at`'s argument meaning "no operation".
-  static constexpr std::size_t kNoTarget = static_cast<std::size_t>(-1);
 
   PartSearch(const S& spec, std::span<const Operation<C, R>> all, std::vector<std::size_t> ops,
              std::size_t cache_bytes)
@@ -117,10 +115,21 @@ class PartSearch {
 
   /// Turns off the lost-value rule (ValueTracker::dooms). It only refuses
   /// placements that cannot lead to a linearization, so the verdict stays
-  /// the same; but it cuts orders short before they reach a dead end, so
-  /// the search that explains a failure runs without it: its dead ends are
-  /// then real (a valid order, and a return nothing left can precede).
+  /// the same; but it cuts orders short, so the deepest dead end it records
+  /// may be far shallower than the longest valid order. The search that
+  /// explains a failure runs without it to find the longest.
   void without_value_pruning() { prune_values_ = false; }
+
+  /// Keeps the lost-value rule but never for the value operation `index`
+  /// (into all operations) needs: used with `stop_at(index)` once that
+  /// operation is known never to fit, so that orders are not cut short for
+  /// losing a value it would never get anyway and walk on to it.
+  void spare_value_of(std::size_t index) {
+    auto it = std::lower_bound(ops_.begin(), ops_.end(), index);
+    if (it != ops_.end() && *it == index) {
+      values_.spare(static_cast<std::uint32_t>(it - ops_.begin()));
+    }
+  }
 
   /// The length of the deepest dead end recorded so far (0 when none).
   [[nodiscard]] std::size_t dead_end_depth() const noexcept {

@@ -17,13 +17,19 @@ namespace merilo::linearize::detail {
 /// A state is the position reached in each chain of completed operations
 /// (see PartSearch), the bitset of pending operations (no response) placed
 /// so far, and the model. The table hashes (positions, model) with XXH3 —
-/// open addressing, exact comparison on a hash match — and keeps, for one
-/// (positions, model), every pending set seen with it: a state is known
-/// when it was visited exactly, or when a state with the same positions and
-/// model but fewer pending operations placed has already failed (anything
-/// that works with more pending operations placed works with fewer: the
-/// others can still go last, since a pending operation never returns and
-/// every spec gives every command a next model).
+/// open addressing, exact comparison on a hash match — to a *group*, and
+/// keeps in the group every pending set seen with that (positions, model):
+/// a state is known when it was visited exactly, or when a state with the
+/// same positions and model but fewer pending operations placed has already
+/// failed (anything that works with more pending operations placed works
+/// with fewer: the others can still go last, since a pending operation
+/// never returns and every spec gives every command a next model).
+///
+/// NOTE: grouping matters with many pending operations (histories with
+/// many timeouts): one (positions, model) then comes with hundreds of
+/// pending sets, and a lookup compares positions and model once, then only
+/// bitsets, instead of walking a probe cluster that compares all three per
+/// entry.
 template <class M>
 class StateCache {
  public:
@@ -38,12 +44,16 @@ class StateCache {
   [[nodiscard]] bool known(const std::vector<std::uint32_t>& positions, std::uint64_t key_hash,
                            const std::vector<std::uint64_t>& pending, const M& model) {
     last_ = hash_model(model, key_hash, scratch_);
+    last_group_ = kNone;
     const std::uint64_t h = last_.hash | 1U;  // 0 marks an empty slot
     for (std::size_t slot = static_cast<std::size_t>(h) & mask_; hashes_[slot] != 0;
          slot = (slot + 1) & mask_) {
-      if (hashes_[slot] != h) continue;
-      const std::uint32_t entry = entries_[slot];
-      if (!same(entry, positions, model)) continue;
+      if (hashes_[slot] != h || !same(groups_[slot], positions, model)) continue;
+      last_group_ = groups_[slot];
+      break;
+    }
+    if (last_group_ == kNone) return false;
+    for (std::uint32_t entry = first_[last_group_]; entry != kNone; entry = next_[entry]) {
       const std::uint64_t* stored = pending_.data() + std::size_t{entry} * pending_words_;
       bool equal = true;
       bool subset = true;
@@ -61,25 +71,33 @@ class StateCache {
   /// is spent (the search then just does not remember it).
   std::uint32_t add(const std::vector<std::uint32_t>& positions,
                     const std::vector<std::uint64_t>& pending, const M& model) {
-    const std::size_t entry_bytes =
-        chains_ * sizeof(std::uint32_t) + pending_words_ * sizeof(std::uint64_t) + sizeof(M) +
-        last_.bytes + 2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) + 1;
+    std::size_t entry_bytes = pending_words_ * sizeof(std::uint64_t) + sizeof(std::uint32_t) + 1;
+    if (last_group_ == kNone) {
+      entry_bytes += chains_ * sizeof(std::uint32_t) + sizeof(M) + last_.bytes +
+                     2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) + sizeof(std::uint32_t);
+    }
     if (full_ || bytes_ + entry_bytes > max_bytes_) {
       full_ = true;
       return kNone;
     }
     bytes_ += entry_bytes;
-    const std::uint64_t h = last_.hash | 1U;
-    std::size_t slot = static_cast<std::size_t>(h) & mask_;
-    while (hashes_[slot] != 0) slot = (slot + 1) & mask_;
-    const auto entry = static_cast<std::uint32_t>(models_.size());
-    hashes_[slot] = h;
-    entries_[slot] = entry;
-    positions_.insert(positions_.end(), positions.begin(), positions.end());
+    if (last_group_ == kNone) {
+      const std::uint64_t h = last_.hash | 1U;
+      std::size_t slot = static_cast<std::size_t>(h) & mask_;
+      while (hashes_[slot] != 0) slot = (slot + 1) & mask_;
+      last_group_ = static_cast<std::uint32_t>(models_.size());
+      hashes_[slot] = h;
+      groups_[slot] = last_group_;
+      positions_.insert(positions_.end(), positions.begin(), positions.end());
+      models_.push_back(model);
+      first_.push_back(kNone);
+      if (2 * models_.size() > hashes_.size()) grow(2 * hashes_.size());
+    }
+    const auto entry = static_cast<std::uint32_t>(on_stack_.size());
     pending_.insert(pending_.end(), pending.begin(), pending.end());
-    models_.push_back(model);
     on_stack_.push_back(1);
-    if (2 * models_.size() > hashes_.size()) grow(2 * hashes_.size());
+    next_.push_back(first_[last_group_]);
+    first_[last_group_] = entry;
     return entry;
   }
 
@@ -88,29 +106,29 @@ class StateCache {
     if (entry != kNone) on_stack_[entry] = 0;
   }
 
-  [[nodiscard]] std::size_t size() const noexcept { return models_.size(); }
+  [[nodiscard]] std::size_t size() const noexcept { return on_stack_.size(); }
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
   [[nodiscard]] bool full() const noexcept { return full_; }
 
  private:
-  bool same(std::uint32_t entry, const std::vector<std::uint32_t>& positions,
+  bool same(std::uint32_t group, const std::vector<std::uint32_t>& positions,
             const M& model) const {
-    const std::uint32_t* stored = positions_.data() + std::size_t{entry} * chains_;
-    return std::equal(positions.begin(), positions.end(), stored) && models_[entry] == model;
+    const std::uint32_t* stored = positions_.data() + std::size_t{group} * chains_;
+    return std::equal(positions.begin(), positions.end(), stored) && models_[group] == model;
   }
 
   void grow(std::size_t slots) {
     std::vector<std::uint64_t> old_hashes = std::move(hashes_);
-    std::vector<std::uint32_t> old_entries = std::move(entries_);
+    std::vector<std::uint32_t> old_groups = std::move(groups_);
     hashes_.assign(slots, 0);
-    entries_.assign(slots, 0);
+    groups_.assign(slots, 0);
     mask_ = slots - 1;
     for (std::size_t i = 0; i < old_hashes.size(); ++i) {
       if (old_hashes[i] == 0) continue;
       std::size_t slot = static_cast<std::size_t>(old_hashes[i]) & mask_;
       while (hashes_[slot] != 0) slot = (slot + 1) & mask_;
       hashes_[slot] = old_hashes[i];
-      entries_[slot] = old_entries[i];
+      groups_[slot] = old_groups[i];
     }
   }
 
@@ -121,12 +139,18 @@ class StateCache {
   bool full_ = false;
   std::size_t mask_ = 0;
   ModelHash last_;
-  std::vector<std::uint64_t> hashes_;
-  std::vector<std::uint32_t> entries_;
+  std::uint32_t last_group_ = kNone;   // the group `known` last found, or kNone
+  std::vector<std::uint64_t> hashes_;  // per slot
+  std::vector<std::uint32_t> groups_;  // per slot
+  // Per group: positions (chains_ each), model, first entry.
   std::vector<std::uint32_t> positions_;
-  std::vector<std::uint64_t> pending_;
   std::vector<M> models_;
+  std::vector<std::uint32_t> first_;
+  // Per entry: pending set (pending_words_ each), on the search's path,
+  // next entry of its group.
+  std::vector<std::uint64_t> pending_;
   std::vector<std::uint8_t> on_stack_;
+  std::vector<std::uint32_t> next_;
   ByteBuffer scratch_;
 };
 

@@ -39,6 +39,7 @@ class ValueTracker {
  public:
   ValueTracker(const S&, std::span<const Operation<C, R>>, const std::vector<std::size_t>&) {}
   void place(std::uint32_t) {}
+  void spare(std::uint32_t) {}
   void unplace(std::uint32_t) {}
   [[nodiscard]] bool dooms(const M&, const M&, std::uint32_t) const { return false; }
   [[nodiscard]] bool cannot_fit(const M&, std::uint32_t) { return false; }
@@ -89,6 +90,8 @@ class ValueTracker<S, M, C, R, true> {
       }
     }
   }
+  /// Never calls the value `op` needs lost (see PartSearch::spare_value_of).
+  void spare(std::uint32_t op) { spared_ = needs_[op]; }
   void place(std::uint32_t op) {
     if (needs_[op] != kNone) --needers_left_[needs_[op]];
     if (writes_[op] != kNone) --writers_left_[writes_[op]];
@@ -125,7 +128,9 @@ class ValueTracker<S, M, C, R, true> {
     return it == values_.end() || !(*it == v) ? kNone
                                               : static_cast<std::uint32_t>(it - values_.begin());
   }
-  bool lost(std::uint32_t v) const { return needers_left_[v] > 0 && writers_left_[v] == 0; }
+  bool lost(std::uint32_t v) const {
+    return v != spared_ && needers_left_[v] > 0 && writers_left_[v] == 0;
+  }
 
   const S& spec_;
   std::vector<T> values_;              // sorted; a value's id is its index
@@ -133,6 +138,7 @@ class ValueTracker<S, M, C, R, true> {
   std::vector<std::uint32_t> writes_;  // per op: the value it may write, or kNone
   std::optional<T> last_value_;        // cannot_fit's memo of the last value looked up
   std::uint32_t last_id_ = kNone;
+  std::uint32_t spared_ = kNone;  // a value never counted as lost
   std::vector<std::uint32_t> needers_left_;
   std::vector<std::uint32_t> writers_left_;
 };
