@@ -1,6 +1,11 @@
 // stack_test.cpp — the parallel tester finds the split pop with its
-// default settings and shrinks it to one push and two racing pops; the
-// fixed stack passes.
+// default settings and shrinks it to at most five calls in which two pops
+// return the same item; the fixed stack passes.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include <merilo/parallel/gtest.hpp>
@@ -15,22 +20,33 @@ TEST(StackParallel, FixedStackIsLinearizable) {
   merilo::testing::parallel_check(stack::Spec<stack::Bug::none>{}, {.seed = 1});
 }
 
-TEST(StackParallel, FindsTheSplitPopAndShrinksItToTwoRacingPops) {
+TEST(StackParallel, FindsTheSplitPopAndShrinksItToAnItemPoppedTwice) {
   const auto r = parallel::check(stack::Spec<stack::Bug::split_pop>{}, {.seed = 1});
   ASSERT_TRUE(r.error.empty()) << r.error;
   ASSERT_TRUE(r.failure.has_value()) << "the split pop was not found";
   const auto& f = *r.failure;
   EXPECT_EQ(f.violation.tag, parallel::kNotLinearizableTag) << parallel::report(f);
+  // Observed, two local minima: one push in the prefix and a pop in each
+  // branch (both pops return the pushed item), or two pushes in the prefix,
+  // a push racing in one branch and two pops in the other (the push lands
+  // inside the first pop's window, that pop removes the new item instead of
+  // the one it returned, and the second pop returns the same item again).
+  // Either way at most five calls, and two pops returned one item.
   ASSERT_EQ(f.shrunk.branches.size(), 2U) << parallel::report(f);
-  for (const auto& b : f.shrunk.branches) {
-    ASSERT_EQ(b.size(), 1U) << parallel::report(f);
-    EXPECT_FALSE(b[0].push) << parallel::report(f);
+  std::size_t calls = f.shrunk.prefix.size();
+  for (const auto& b : f.shrunk.branches) calls += b.size();
+  EXPECT_LE(calls, 5U) << parallel::report(f);
+  EXPECT_LE(f.shrunk.prefix.size(), 2U) << parallel::report(f);
+  std::vector<std::int32_t> popped;
+  for (const auto& h : f.histories) {
+    for (const auto& call : h) {
+      if (!call.command.push && call.response) popped.push_back(*call.response);
+    }
   }
-  // Observed: one push in the prefix, and both pops returned its item.
-  ASSERT_EQ(f.shrunk.prefix.size(), 1U) << parallel::report(f);
-  EXPECT_TRUE(f.shrunk.prefix[0].push);
-  EXPECT_EQ(f.histories[0][0].response, f.shrunk.prefix[0].value) << parallel::report(f);
-  EXPECT_EQ(f.histories[1][0].response, f.shrunk.prefix[0].value) << parallel::report(f);
+  std::sort(popped.begin(), popped.end());
+  EXPECT_NE(std::adjacent_find(popped.begin(), popped.end()), popped.end())
+      << "no item was popped twice\n"
+      << parallel::report(f);
 }
 
 }  // namespace

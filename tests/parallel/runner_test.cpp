@@ -12,6 +12,7 @@
 
 #include <merilo/core/reentry.hpp>
 #include <merilo/parallel/parallel.hpp>
+#include <merilo/parallel/shrink.hpp>
 
 #include "probe.hpp"
 
@@ -210,6 +211,42 @@ TEST(ParallelRunner, ShrinkStopEndsShrinkingEarly) {
   EXPECT_EQ(r.failure->shrinks, 0U);
   EXPECT_EQ(r.failure->end, st::ShrinkEnd::bound_hit);
   EXPECT_EQ(r.failure->shrunk, r.failure->original);
+}
+
+TEST(ParallelRunner, RepeatRunsACaseSeveralTimesBeforeItPasses) {
+  // finish fails on every third execution only.
+  const auto failing_third = [](probe::Spec& spec) {
+    auto n = std::make_shared<int>(0);
+    spec.hooks->in_finish = [n]() -> parallel::MaybeViolation {
+      if ((*n)++ % 3 == 2) return st::Violation{"probe.third", "every third execution"};
+      return std::nullopt;
+    };
+  };
+  probe::Spec twice;
+  failing_third(twice);
+  EXPECT_TRUE(parallel::check(twice, {.seed = 5, .test_count = 1, .repeat = 2}).ok());
+  probe::Spec thrice;
+  failing_third(thrice);
+  const auto r = parallel::check(thrice, {.seed = 5, .test_count = 1, .repeat = 3});
+  ASSERT_TRUE(r.failure.has_value());
+  EXPECT_EQ(r.failure->violation.tag, "probe.third");
+}
+
+TEST(ParallelRunner, EachShrinkCandidateIsTriedShrinkRetriesTimes) {
+  probe::Spec spec;
+  spec.hooks->only_adds = true;  // every candidate is admissible
+  auto n = std::make_shared<int>(0);
+  spec.hooks->in_finish = [n]() -> parallel::MaybeViolation {
+    if ((*n)++ == 0) return st::Violation{"probe.once", "only the first execution fails"};
+    return std::nullopt;
+  };
+  const auto r = parallel::check(spec, {.seed = 5, .shrink_retries = 4});
+  ASSERT_TRUE(r.failure.has_value());
+  const auto& f = *r.failure;
+  EXPECT_EQ(f.shrunk, f.original);  // no candidate failed again
+  EXPECT_EQ(f.shrinks, 0U);
+  EXPECT_EQ(f.end, st::ShrinkEnd::converged);
+  EXPECT_EQ(f.executions, 1 + 4 * parallel::shrink_candidates(f.original).size());
 }
 
 TEST(ParallelRunner, RefusesReentryFromARacingThreadAndFromTheCheckingThread) {
