@@ -31,7 +31,7 @@ const Trace kDuplicateGrant = {8, 0, 0, 9, 0, 0};
 
 template <class S>
 void expect_server_total() {
-  ex::FireTable<S, Request> table{
+  merilo::fsm::FireTable<S, Request> table{
       {S{}, S::make(), S::in(ServerState::held, 0, 1), S::in(ServerState::held, 1, 2)},
       {Request{}, Request{Op::acquire, 0, 1}, Request{Op::acquire, 1, 1},
        Request{Op::acquire, 0, 2}, Request{Op::release, 0, 1}, Request{Op::release, 1, 2}}};
@@ -44,7 +44,7 @@ TEST(Mutex, ServerHandlesEveryRequestInEveryState) {
 }
 
 TEST(Mutex, ClientHandlesEveryEventInEveryState) {
-  ex::FireTable<Client, ClientEvent> table{
+  merilo::fsm::FireTable<Client, ClientEvent> table{
       {Client{}, Client::make(2), Client::in(ClientState::idle, 2, 2),
        Client::in(ClientState::waiting, 1, 2), Client::in(ClientState::holding, 1, 2)},
       {ClientEvent{}, ClientEvent{ClientOp::want, 0}, ClientEvent{ClientOp::grant, 1},

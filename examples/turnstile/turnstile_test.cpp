@@ -15,7 +15,7 @@ using turnstile::Turnstile;
 constexpr merilo::explore::Options kOptions{.max_states = 100, .require_complete = true};
 
 TEST(Turnstile, HandlesEveryEventInEveryState) {
-  merilo::explore::FireTable<Turnstile, Event> table{
+  merilo::fsm::FireTable<Turnstile, Event> table{
       {Turnstile{}, Turnstile::in(State::locked), Turnstile::in(State::unlocked)},
       {Event::none, Event::coin, Event::push}};
   merilo::testing::expect_total(table);

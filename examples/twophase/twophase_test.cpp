@@ -38,7 +38,7 @@ constexpr ex::Options kComplete{.max_states = 50'000, .require_complete = true, 
 constexpr ex::Options kBounded{.max_states = 50'000, .quiet = true};
 
 TEST(TwoPhase, VoterHandlesEveryEventInEveryState) {
-  ex::FireTable<Voter, VoterEvent> table{
+  merilo::fsm::FireTable<Voter, VoterEvent> table{
       {Voter{}, Voter::make(), Voter::in(VoterState::asked), Voter::in(VoterState::prepared),
        Voter::in(VoterState::committed), Voter::in(VoterState::aborted)},
       {VoterEvent::none, VoterEvent::prepare, VoterEvent::vote_yes, VoterEvent::vote_no,
@@ -62,7 +62,7 @@ void expect_coordinator_total() {
     events.push_back(CoordEvent{op, 0});
     events.push_back(CoordEvent{op, 1});
   }
-  ex::FireTable<C, CoordEvent> table{machines, events};
+  merilo::fsm::FireTable<C, CoordEvent> table{machines, events};
   merilo::testing::expect_total(table);
 }
 

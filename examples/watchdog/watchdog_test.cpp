@@ -29,7 +29,7 @@ const Trace kNarrowGeneration = {12, 14, 14, 14, 14, 0};
 template <Bug bug>
 void expect_watchdog_total() {
   using W = Watchdog<bug>;
-  ex::FireTable<W, Event> table{
+  merilo::fsm::FireTable<W, Event> table{
       {W{}, W::make(3), W::in(State::armed, 1, 3), W::in(State::armed, 3, 3),
        W::in(State::expired, 2, 3), W::in(State::idle, 3, 3)},
       {Event{}, Event{Op::arm, 0}, Event{Op::kick, 0}, Event{Op::timeout, 1}, Event{Op::timeout, 3},
