@@ -27,7 +27,15 @@ using mutex::ServerState;
 
 // The shortest duplicate grant: c0 gets the lock, then c1's first request
 // (number 1, like c0's) is taken for a duplicate of c0's and granted.
-const Trace kDuplicateGrant = {8, 0, 0, 9, 0, 0};
+// Kinds: slot 0 is the oldest message in flight (the network keeps them
+// sorted), so "deliver slot 0" delivers whatever is first.
+using K = mutex::System<>;
+const Trace kDuplicateGrant = {K::kWant + 0,      // c0 wants the lock
+                               K::kDeliver + 0,   // its request reaches the server
+                               K::kDeliver + 0,   // the grant reaches c0
+                               K::kWant + 1,      // c1 wants the lock
+                               K::kDeliver + 0,   // its request (number 1) reaches the server
+                               K::kDeliver + 0};  // the duplicate grant reaches c1
 
 template <class S>
 void expect_server_total() {

@@ -24,7 +24,8 @@ using watchdog::Watchdog;
 
 // Arm, kick four times, then the first (cancelled) timer expires late: its
 // generation 1 matches generation 5 in the low two bits.
-const Trace kNarrowGeneration = {12, 14, 14, 14, 14, 0};
+using K = watchdog::System<>;
+const Trace kNarrowGeneration = {K::kArm, K::kKick, K::kKick, K::kKick, K::kKick, K::kExpire + 0};
 
 template <Bug bug>
 void expect_watchdog_total() {
