@@ -35,7 +35,7 @@ test: build
 # seeded bug an "expected finding (seeded bug)" line and its trace.
 explore: deps $(BUILD)/CMakeCache.txt
 	@echo "== building the examples' explore programs"
-	@cmake --build $(BUILD) -j $(JOBS) --target explore
+	@GNUMAKEFLAGS=--no-print-directory cmake --build $(BUILD) -j $(JOBS) --target explore
 	@echo "== exploring every example"
 	@status=0; for p in $(BUILD)/explore-bin/*_explore; do "$$p" 2>&1 || status=1; done; exit $$status
 
