@@ -27,11 +27,19 @@ using mutex::ServerState;
 
 // The shortest duplicate grant: c0 gets the lock, then c1's first request
 // (number 1, like c0's) is taken for a duplicate of c0's and granted.
-const Trace kDuplicateGrant = {8, 0, 0, 9, 0, 0};
+// Kinds: slot 0 is the oldest message in flight (the network keeps them
+// sorted), so "deliver slot 0" delivers whatever is first.
+using K = mutex::System<>;
+const Trace kDuplicateGrant = {K::kWant + 0,      // c0 wants the lock
+                               K::kDeliver + 0,   // its request reaches the server
+                               K::kDeliver + 0,   // the grant reaches c0
+                               K::kWant + 1,      // c1 wants the lock
+                               K::kDeliver + 0,   // its request (number 1) reaches the server
+                               K::kDeliver + 0};  // the duplicate grant reaches c1
 
 template <class S>
 void expect_server_total() {
-  ex::FireTable<S, Request> table{
+  merilo::fsm::FireTable<S, Request> table{
       {S{}, S::make(), S::in(ServerState::held, 0, 1), S::in(ServerState::held, 1, 2)},
       {Request{}, Request{Op::acquire, 0, 1}, Request{Op::acquire, 1, 1},
        Request{Op::acquire, 0, 2}, Request{Op::release, 0, 1}, Request{Op::release, 1, 2}}};
@@ -44,7 +52,7 @@ TEST(Mutex, ServerHandlesEveryRequestInEveryState) {
 }
 
 TEST(Mutex, ClientHandlesEveryEventInEveryState) {
-  ex::FireTable<Client, ClientEvent> table{
+  merilo::fsm::FireTable<Client, ClientEvent> table{
       {Client{}, Client::make(2), Client::in(ClientState::idle, 2, 2),
        Client::in(ClientState::waiting, 1, 2), Client::in(ClientState::holding, 1, 2)},
       {ClientEvent{}, ClientEvent{ClientOp::want, 0}, ClientEvent{ClientOp::grant, 1},

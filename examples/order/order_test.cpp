@@ -17,7 +17,7 @@ using order::State;
 using Sys = order::System;
 
 TEST(Order, HandlesEveryEventInEveryState) {
-  merilo::explore::FireTable<Order, Event> table{
+  merilo::fsm::FireTable<Order, Event> table{
       {Order{}, Order::make(), Order::in(State::pending), Order::in(State::pending, 2),
        Order::in(State::paid), Order::in(State::failed, 2), Order::in(State::cancelled)},
       {Event::none, Event::submit, Event::ack, Event::timeout, Event::cancel},

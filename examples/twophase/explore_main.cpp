@@ -1,11 +1,10 @@
 // explore_main.cpp — `make explore` for two-phase commit: the fixed round
 // explored to the end, then each seeded bug found on its own.
-#include <cstdio>
 #include <string_view>
 
 #include <merilo/explore/explore.hpp>
-#include <merilo/explore/replay.hpp>
 
+#include <common/seeded_bug.hpp>
 #include <twophase/system.hpp>
 
 namespace {
@@ -13,10 +12,7 @@ namespace {
 template <twophase::Bugs bugs>
 bool finds(std::string_view name) {
   twophase::System<bugs> sys;
-  const auto r = merilo::explore::explore(sys, {.max_states = 50'000, .name = name});
-  if (r.violation.found())
-    std::fputs(merilo::explore::format(sys, r.violation.trace).c_str(), stderr);
-  return r.violation.found();
+  return examples::expect_seeded_bug(sys, name, 50'000);
 }
 
 }  // namespace

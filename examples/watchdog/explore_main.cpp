@@ -1,10 +1,8 @@
 // explore_main.cpp — `make explore` for the watchdog: the fixed watchdog
 // explored to the end, then the seeded narrow generation found.
-#include <cstdio>
-
 #include <merilo/explore/explore.hpp>
-#include <merilo/explore/replay.hpp>
 
+#include <common/seeded_bug.hpp>
 #include <watchdog/system.hpp>
 
 int main() {
@@ -12,10 +10,7 @@ int main() {
   const auto ok = merilo::explore::explore(
       fixed, {.max_states = 50'000, .require_complete = true, .name = "watchdog"});
   watchdog::System<watchdog::Bug::narrow_generation> buggy;
-  const auto found = merilo::explore::explore(
-      buggy, {.max_states = 50'000, .name = "watchdog, seeded narrow generation"});
-  if (found.violation.found()) {
-    std::fputs(merilo::explore::format(buggy, found.violation.trace).c_str(), stderr);
-  }
-  return ok.ok() && found.violation.found() ? 0 : 1;
+  const bool found =
+      examples::expect_seeded_bug(buggy, "watchdog, seeded narrow generation", 50'000);
+  return ok.ok() && found ? 0 : 1;
 }

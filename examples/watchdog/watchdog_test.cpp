@@ -24,12 +24,13 @@ using watchdog::Watchdog;
 
 // Arm, kick four times, then the first (cancelled) timer expires late: its
 // generation 1 matches generation 5 in the low two bits.
-const Trace kNarrowGeneration = {12, 14, 14, 14, 14, 0};
+using K = watchdog::System<>;
+const Trace kNarrowGeneration = {K::kArm, K::kKick, K::kKick, K::kKick, K::kKick, K::kExpire + 0};
 
 template <Bug bug>
 void expect_watchdog_total() {
   using W = Watchdog<bug>;
-  ex::FireTable<W, Event> table{
+  merilo::fsm::FireTable<W, Event> table{
       {W{}, W::make(3), W::in(State::armed, 1, 3), W::in(State::armed, 3, 3),
        W::in(State::expired, 2, 3), W::in(State::idle, 3, 3)},
       {Event{}, Event{Op::arm, 0}, Event{Op::kick, 0}, Event{Op::timeout, 1}, Event{Op::timeout, 3},

@@ -19,6 +19,10 @@ namespace ex = merilo::explore;
 using ex::Mode;
 using ex::Trace;
 using ex::ViolationKind;
+constexpr ex::Kind kRight = fixtures::Grid::kRight;
+constexpr ex::Kind kUp = fixtures::Grid::kUp;
+constexpr ex::Kind kX = fixtures::Failing::kX;
+constexpr ex::Kind kY = fixtures::Failing::kY;
 
 ex::Options quiet(std::size_t max_states, Mode mode = Mode::automatic, unsigned threads = 1) {
   return ex::Options{.max_states = max_states, .mode = mode, .threads = threads, .quiet = true};
@@ -91,7 +95,7 @@ TEST(Explorer, ReportsTheShortestTraceToABrokenInvariant) {
   fixtures::Grid sys;
   const ex::Result r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
-  EXPECT_EQ(r.violation.trace, (Trace{0, 0, 1}));
+  EXPECT_EQ(r.violation.trace, (Trace{kRight, kRight, kUp}));
   EXPECT_EQ(r.violation.invariant, "not at (2, 1)");
   EXPECT_EQ(r.violation.detail, "reached (2, 1)");
   EXPECT_EQ(r.violation.describe(), "invariant \"not at (2, 1)\" at step 3: reached (2, 1)");
@@ -116,14 +120,14 @@ TEST(Explorer, ReportsADeadlockWithTheTraceToTheStuckWorld) {
   fixtures::Stuck sys;
   const ex::Result r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::deadlock);
-  EXPECT_EQ(r.violation.trace, (Trace{0, 0}));
+  EXPECT_EQ(r.violation.trace, (Trace{fixtures::Stuck::kStep, fixtures::Stuck::kStep}));
 }
 
 TEST(Explorer, ReportsAnApplyErrorWithTheFailingStepLast) {
   fixtures::Failing sys(2, false);
   const ex::Result r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::apply_error);
-  EXPECT_EQ(r.violation.trace, (Trace{0, 0, 1}));
+  EXPECT_EQ(r.violation.trace, (Trace{kX, kX, kY}));
   EXPECT_EQ(r.violation.detail, "refused: rejected");
 }
 
@@ -131,7 +135,7 @@ TEST(Explorer, ReportsAnUndeclaredModeChange) {
   fixtures::Failing sys(1, true);
   const ex::Result r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::mode_change);
-  EXPECT_EQ(r.violation.trace, (Trace{0, 1}));
+  EXPECT_EQ(r.violation.trace, (Trace{kX, kY}));
   EXPECT_EQ(r.violation.detail, "serving -> draining without a drain request");
 }
 
@@ -150,7 +154,7 @@ TEST(Explorer, ReportsAnExceptionFromTheAdapterAsACrash) {
   fixtures::Throwing sys;
   const ex::Result r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::crash);
-  EXPECT_EQ(r.violation.trace, (Trace{1}));
+  EXPECT_EQ(r.violation.trace, (Trace{fixtures::Throwing::kThrow}));
   EXPECT_NE(r.violation.detail.find("disk on fire"), std::string::npos);
 }
 

@@ -59,6 +59,8 @@ class ReplayOnlyCounters : public CountersBase<N, K> {};
 /// (2, 1)" breaks first on the trace {0, 0, 1}.
 class Grid {
  public:
+  static constexpr ex::Kind kRight = 0;  // x+1
+  static constexpr ex::Kind kUp = 1;     // y+1
   struct World {
     std::uint8_t x = 0;
     std::uint8_t y = 0;
@@ -92,6 +94,8 @@ class Grid {
 /// start -1-> done (settled).
 class Stuck {
  public:
+  static constexpr ex::Kind kStep = 0;
+  static constexpr ex::Kind kFinish = 1;
   struct World {
     std::uint8_t at = 0;  // 0 start, 1 mid, 2 stuck, 3 done
   };
@@ -118,6 +122,8 @@ class Stuck {
 /// or, when `mode` is set, with an undeclared mode change.
 class Failing {
  public:
+  static constexpr ex::Kind kX = 0;  // x+1
+  static constexpr ex::Kind kY = 1;  // y+1: fails once x reached `at`
   Failing(std::uint8_t at, bool mode) : at_(at), mode_(mode) {}
   struct World {
     std::uint8_t x = 0;
@@ -178,6 +184,8 @@ class Clocked {
 /// Kind 1 throws from apply.
 class Throwing {
  public:
+  static constexpr ex::Kind kOk = 0;
+  static constexpr ex::Kind kThrow = 1;
   struct World {
     std::uint8_t x = 0;
   };

@@ -49,7 +49,7 @@ TEST(Invariants, AViolationCarriesTheNameItIsListedUnder) {
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
   EXPECT_EQ(r.violation.invariant, "y stays below 2");
   EXPECT_EQ(r.violation.detail, "y is 2");
-  EXPECT_EQ(r.violation.trace, (Trace{1, 1}));
+  EXPECT_EQ(r.violation.trace, (Trace{fixtures::Grid::kUp, fixtures::Grid::kUp}));
   EXPECT_EQ(r.invariants, (std::vector<std::string>{"x stays below 3", "y stays below 2"}));
 }
 
@@ -118,7 +118,7 @@ TEST(StepRoutine, ExploreAndReplayReportTheSameFailedStep) {
   const ex::Result found = ex::explore(sys, quiet(100));
   // Level 2 is expanded from {0} before {1}: the refused step comes first.
   ASSERT_EQ(found.violation.kind, ViolationKind::apply_error);
-  EXPECT_EQ(found.violation.trace, (Trace{0, 1}));
+  EXPECT_EQ(found.violation.trace, (Trace{fixtures::Grid::kRight, fixtures::Grid::kUp}));
   EXPECT_EQ(found.violation.describe(), "apply error at step 2: y refused at x=1");
   const ex::Replayed again = ex::replay(sys, found.violation.trace);
   EXPECT_EQ(again.violation.kind, found.violation.kind);
@@ -128,9 +128,10 @@ TEST(StepRoutine, ExploreAndReplayReportTheSameFailedStep) {
 
 TEST(StepRoutine, ACrashingPredicateIsACrashNamingTheInvariant) {
   Troubled sys;
-  const ex::Replayed r = ex::replay(sys, {1, 1});
+  const Trace up_twice{fixtures::Grid::kUp, fixtures::Grid::kUp};
+  const ex::Replayed r = ex::replay(sys, up_twice);
   ASSERT_EQ(r.violation.kind, ViolationKind::crash);
-  EXPECT_EQ(r.violation.trace, (Trace{1, 1}));
+  EXPECT_EQ(r.violation.trace, up_twice);
   EXPECT_NE(r.violation.detail.find("the predicate of invariant \"y is readable\""),
             std::string::npos)
       << r.violation.detail;
@@ -144,11 +145,12 @@ TEST(StepRoutine, TheTraceEndsWithTheStepThatThrew) {
   ex::Violation v;
   ASSERT_EQ(stepper.start(v), ex::StepEnd::checked);
   Trace taken;
-  EXPECT_EQ(stepper.take(0, &taken, v), ex::StepEnd::checked);
-  EXPECT_EQ(stepper.take(1, &taken, v), ex::StepEnd::broke);
+  EXPECT_EQ(stepper.take(fixtures::Throwing::kOk, &taken, v), ex::StepEnd::checked);
+  EXPECT_EQ(stepper.take(fixtures::Throwing::kThrow, &taken, v), ex::StepEnd::broke);
+  const Trace then_throw{fixtures::Throwing::kOk, fixtures::Throwing::kThrow};
   EXPECT_EQ(v.kind, ViolationKind::crash);
-  EXPECT_EQ(v.trace, (Trace{0, 1}));
-  EXPECT_EQ(taken, (Trace{0, 1}));
+  EXPECT_EQ(v.trace, then_throw);
+  EXPECT_EQ(taken, then_throw);
   EXPECT_NE(v.detail.find("escaped apply"), std::string::npos) << v.detail;
 }
 

@@ -12,6 +12,8 @@ namespace {
 namespace ex = merilo::explore;
 using ex::Trace;
 using ex::ViolationKind;
+constexpr ex::Kind kRight = fixtures::Grid::kRight;
+constexpr ex::Kind kUp = fixtures::Grid::kUp;
 
 TEST(Replay, PassesATraceThatBreaksNoRule) {
   fixtures::Grid sys;
@@ -22,11 +24,12 @@ TEST(Replay, PassesATraceThatBreaksNoRule) {
 
 TEST(Replay, FailsWhileTheBugIsThere) {
   fixtures::Grid sys;
-  const ex::Replayed r = ex::replay(sys, {0, 0, 1});
+  const Trace to_the_corner{kRight, kRight, kUp};
+  const ex::Replayed r = ex::replay(sys, to_the_corner);
   EXPECT_FALSE(r.ok());
   EXPECT_TRUE(r.error.empty());
   EXPECT_EQ(r.violation.kind, ViolationKind::invariant);
-  EXPECT_EQ(r.violation.trace, (Trace{0, 0, 1}));
+  EXPECT_EQ(r.violation.trace, to_the_corner);
 }
 
 TEST(Replay, FailsWhenAKindIsNotEnabled) {
@@ -55,9 +58,10 @@ TEST(Replay, ReportsApplyErrorsAndCrashes) {
   fixtures::Failing failing(1, false);
   EXPECT_EQ(ex::replay(failing, {0, 1}).violation.kind, ViolationKind::apply_error);
   fixtures::Throwing throwing;
-  const ex::Replayed r = ex::replay(throwing, {0, 1});
+  const Trace then_throw{fixtures::Throwing::kOk, fixtures::Throwing::kThrow};
+  const ex::Replayed r = ex::replay(throwing, then_throw);
   EXPECT_EQ(r.violation.kind, ViolationKind::crash);
-  EXPECT_EQ(r.violation.trace, (Trace{0, 1}));
+  EXPECT_EQ(r.violation.trace, then_throw);
   EXPECT_NE(r.violation.detail.find("disk on fire"), std::string::npos);
 }
 

@@ -136,6 +136,29 @@ TEST(FuzzTarget, TheReportHasTheTraceAndAPasteReadyReplayTest) {
   EXPECT_EQ(text.find("WARNING"), std::string::npos) << text;
 }
 
+TEST(FuzzTarget, ACrashReportsTraceReplaysToTheSameCrash) {
+  // Regression: the trace of a crash left out the step that threw, so the
+  // report replayed a clean trace, warned "not deterministic" (false), and
+  // the pasted replay test passed while the bug was there.
+  fixtures::Recorder sys = small();
+  sys.throwing = 2;
+  fz::Target<fixtures::Recorder> target(sys, options(), "fixtures::Recorder{}");
+  const Bytes input = {0x00, 1, 2};
+  const fz::Run r = target.run(input);
+  ASSERT_EQ(r.violation.kind, merilo::explore::ViolationKind::crash);
+  EXPECT_EQ(r.violation.trace, (Trace{1, 2}));
+  const std::string text = target.report(r, input.size());
+  EXPECT_NE(text.find("found crash at step 2: an exception escaped apply: boom"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("WARNING"), std::string::npos) << text;
+  EXPECT_NE(text.find("VIOLATION crash at step 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("TEST(Replay, Recorder_crash)"), std::string::npos) << text;
+  EXPECT_NE(text.find("merilo::explore::Trace{1, 2});"), std::string::npos) << text;
+  // The pasted test's trace does fail while the bug is there.
+  EXPECT_EQ(merilo::explore::replay(sys, r.violation.trace).violation.kind,
+            merilo::explore::ViolationKind::crash);
+}
+
 TEST(FuzzTarget, TestOneInputReturnsZeroWhenNoRuleBreaks) {
   fz::Target<fixtures::Recorder> target(small(), options());
   const Bytes input = {0x00, 1, 2};

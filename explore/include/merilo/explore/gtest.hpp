@@ -28,7 +28,7 @@
 
 #include <merilo/explore/explore.hpp>
 #include <merilo/explore/replay.hpp>
-#include <merilo/explore/total.hpp>
+#include <merilo/fsm/total.hpp>
 
 namespace merilo::testing {
 
@@ -116,10 +116,10 @@ void expect_replay_finds(S& sys, const explore::Trace& trace, explore::Violation
 
 /// Fires every event at every machine of `table` and fails the current test
 /// with every pair that broke a rule.
-template <explore::Totality T>
+template <fsm::Totality T>
 void expect_total(const T& table, const char* file = __builtin_FILE(),
                   int line = __builtin_LINE()) {
-  const explore::TotalResult r = explore::total(table);
+  const fsm::TotalResult r = fsm::total(table);
   if (!r.ok()) ADD_FAILURE_AT(file, line) << r.report();
 }
 

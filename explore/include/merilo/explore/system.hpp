@@ -44,7 +44,7 @@
 #include <vector>
 
 #include <merilo/explore/invariant.hpp>
-#include <merilo/fsm/fsm.hpp>
+#include <merilo/fsm/world.hpp>
 
 namespace merilo::explore {
 

@@ -73,7 +73,9 @@ struct Seeded {
   /// Seeds whose schedule is longer than `max_depth` (they are written, but
   /// an input stops after `max_depth` steps).
   std::size_t too_long = 0;
-  /// The search found a violation (reported in `report`), or neither.
+  /// Seeding worked: no usage or I/O error, and the search found no
+  /// violation (when it found one, `Target::seed_report` prints it and no
+  /// seeds are written).
   [[nodiscard]] bool ok() const noexcept { return error.empty() && !search.violation.found(); }
 };
 

@@ -1,4 +1,4 @@
-// merilo/explore/total.hpp — checks that a machine handles every event in
+// merilo/fsm/total.hpp — checks that a machine handles every event in
 // every state.
 //
 // `total(table)` fires every event at every machine of a table and checks
@@ -12,17 +12,25 @@
 //     unchanged and return no actions.
 //
 // Most tables are a `FireTable`: a list of machines (one per state, zero
-// machine first) and a list of events (zero event first).
+// machine first) and a list of events (zero event first). In a test,
+// `merilo::testing::expect_total(table)` (explore/gtest.hpp) fails with
+// every pair that broke a rule.
 //
 // Example:
 //
-//   merilo::explore::FireTable<Turnstile, Event> table{
+//   merilo::fsm::FireTable<Turnstile, Event> table{
 //       {Turnstile{}, Turnstile::in(State::locked), Turnstile::in(State::unlocked)},
 //       {Event::none, Event::coin, Event::push}};
-//   merilo::explore::TotalResult r = merilo::explore::total(table);
+//   merilo::fsm::TotalResult r = merilo::fsm::total(table);
 //   EXPECT_TRUE(r.ok()) << r.report();
-#ifndef MERILO_EXPLORE_TOTAL_HPP
-#define MERILO_EXPLORE_TOTAL_HPP
+//
+// NOTE: this is a test-time tool, kept out of fsm.hpp: it allocates (the
+// machine and event lists, the problem lines) and so is neither noexcept
+// nor free of the heap, which the machine core promises to be. Production
+// code never needs to include it. Header-only and std-only, like the rest
+// of fsm.
+#ifndef MERILO_FSM_TOTAL_HPP
+#define MERILO_FSM_TOTAL_HPP
 
 #include <concepts>
 #include <cstddef>
@@ -33,11 +41,11 @@
 
 #include <merilo/fsm/fsm.hpp>
 
-namespace merilo::explore {
+namespace merilo::fsm {
 
 /// What firing one event at one machine did.
 struct TotalCell {
-  fsm::Outcome outcome = fsm::Outcome::none;
+  Outcome outcome = Outcome::none;
   /// The next machine equals the one fired at, and no actions were returned.
   bool unchanged = false;
 };
@@ -61,12 +69,42 @@ struct TotalResult {
 
   [[nodiscard]] bool ok() const noexcept { return problems.empty(); }
   /// "total: 12 pairs, all handled" or the problems, one per line.
-  [[nodiscard]] std::string report() const;
+  [[nodiscard]] std::string report() const {
+    if (ok()) return "total: " + std::to_string(pairs) + " pairs, all handled";
+    std::string out = "total: " + std::to_string(problems.size()) + " of " + std::to_string(pairs) +
+                      " pairs broke a rule:";
+    for (const std::string& p : problems) out += "\n  " + p;
+    return out;
+  }
 };
 
 namespace detail {
 /// The rule pair (m, e) with `cell` broke, or "" when it broke none.
-[[nodiscard]] std::string total_problem(std::size_t m, std::size_t e, TotalCell cell);
+[[nodiscard]] inline std::string total_problem(std::size_t m, std::size_t e, TotalCell cell) {
+  if (m == 0 || e == 0) {
+    const std::string zero = m == 0 ? "the zero machine" : "the zero event";
+    if (cell.outcome != Outcome::invalid) {
+      return zero + " must be refused as invalid, got " + std::string(name(cell.outcome));
+    }
+    if (!cell.unchanged) return zero + " was refused but changed the machine";
+    return {};
+  }
+  switch (cell.outcome) {
+    case Outcome::moved:
+      return {};
+    case Outcome::ignored:
+    case Outcome::rejected:
+      if (!cell.unchanged) {
+        return std::string(name(cell.outcome)) + " but changed the machine or returned actions";
+      }
+      return {};
+    case Outcome::invalid:
+      return "a real state and event must not be invalid";
+    case Outcome::none:
+      return "returned the unset outcome none";
+  }
+  return "returned an out-of-range outcome " + std::to_string(static_cast<unsigned>(cell.outcome));
+}
 }  // namespace detail
 
 /// Fires every event at every machine of `table` and checks the rules in the
@@ -97,7 +135,7 @@ template <Totality T>
 /// A `Totality` over lists of machine values and events, fired through the
 /// machine's own `fire`.
 template <class M, class E>
-requires fsm::Machine<M, E>
+requires Machine<M, E>
 class FireTable {
  public:
   /// Names a pair for problem reports.
@@ -127,6 +165,6 @@ class FireTable {
   Namer namer_;
 };
 
-}  // namespace merilo::explore
+}  // namespace merilo::fsm
 
-#endif  // MERILO_EXPLORE_TOTAL_HPP
+#endif  // MERILO_FSM_TOTAL_HPP

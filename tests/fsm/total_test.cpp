@@ -1,5 +1,5 @@
 // total_test.cpp — total() and FireTable.
-#include <merilo/explore/total.hpp>
+#include <merilo/fsm/total.hpp>
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,6 @@
 
 namespace {
 
-namespace ex = merilo::explore;
 namespace fsm = merilo::fsm;
 
 enum class S : std::uint8_t { none, a, b };
@@ -34,9 +33,9 @@ struct M {
 };
 
 template <class T>
-ex::TotalResult run() {
-  ex::FireTable<T, E> table{{T{}, T{S::a}, T{S::b}}, {E::none, E::go, E::stay}};
-  return ex::total(table);
+fsm::TotalResult run() {
+  fsm::FireTable<T, E> table{{T{}, T{S::a}, T{S::b}}, {E::none, E::go, E::stay}};
+  return fsm::total(table);
 }
 
 TEST(Total, PassesAMachineThatHandlesEveryPair) {
@@ -71,7 +70,7 @@ TEST(Total, RefusesARealPairThatIsInvalid) {
 struct Raw {
   std::size_t machines() const { return 2; }
   std::size_t events() const { return 2; }
-  ex::TotalCell fire(std::size_t m, std::size_t e) const {
+  fsm::TotalCell fire(std::size_t m, std::size_t e) const {
     if (m == 0 || e == 0) return {fsm::Outcome::invalid, true};
     return {static_cast<fsm::Outcome>(9), true};
   }
@@ -79,14 +78,14 @@ struct Raw {
 };
 
 TEST(Total, RefusesUnsetAndOutOfRangeOutcomes) {
-  const auto r = ex::total(Raw{});
+  const auto r = fsm::total(Raw{});
   ASSERT_EQ(r.problems.size(), 1u);
   EXPECT_EQ(r.problems[0], "pair: returned an out-of-range outcome 9");
 }
 
 TEST(Total, RefusesATableWithoutTheZeroValueAndARealOne) {
-  ex::FireTable<M<false, false, false>, E> table{{M<false, false, false>{}}, {E::none, E::go}};
-  const auto r = ex::total(table);
+  fsm::FireTable<M<false, false, false>, E> table{{M<false, false, false>{}}, {E::none, E::go}};
+  const auto r = fsm::total(table);
   ASSERT_EQ(r.problems.size(), 1u);
   EXPECT_NE(r.problems[0].find("needs the zero value"), std::string::npos);
 }
