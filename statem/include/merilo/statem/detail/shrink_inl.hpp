@@ -75,6 +75,7 @@ class Shrinker {
   void reset_tried() {
     const std::size_t n = trees_.size();
     tried_.assign((n + 1) * (n + 1), false);
+    kids_.clear();
   }
 
   /// Whether deleting `chunk` commands at `offset` was tried on this list.
@@ -132,19 +133,33 @@ class Shrinker {
     return false;
   }
 
+  /// The first `kJointScan` children of command `j`, computed once per
+  /// list (the cache is cleared whenever a candidate is accepted).
+  const std::vector<Tree<Cmd>>& children_of(std::size_t j) {
+    if (kids_.size() != trees_.size()) kids_.assign(trees_.size(), std::nullopt);
+    if (!kids_[j]) {
+      std::vector<Tree<Cmd>>& out = kids_[j].emplace();
+      Seq<Tree<Cmd>> kids = trees_[j].children();
+      while (out.size() < kJointScan) {
+        std::optional<Tree<Cmd>> child;
+        try {
+          child = kids.next();
+        } catch (...) {  // a throwing map/filter ends this command's shrinks
+          child.reset();
+        }
+        if (!child) break;
+        out.push_back(std::move(*child));
+      }
+    }
+    return *kids_[j];
+  }
+
   /// The first child (within `kJointScan`) of command `j` with edit `edit`.
   std::optional<std::pair<std::uint32_t, Tree<Cmd>>> child_with_edit(std::size_t j,
                                                                      std::uint64_t edit) {
-    Seq<Tree<Cmd>> kids = trees_[j].children();
-    for (std::uint32_t q = 0; q < kJointScan; ++q) {
-      std::optional<Tree<Cmd>> child;
-      try {
-        child = kids.next();
-      } catch (...) {  // a throwing map/filter ends this command's shrinks
-        return std::nullopt;
-      }
-      if (!child) return std::nullopt;
-      if (child->edit() == edit) return std::make_pair(q, std::move(*child));
+    const std::vector<Tree<Cmd>>& kids = children_of(j);
+    for (std::size_t q = 0; q < kids.size(); ++q) {
+      if (kids[q].edit() == edit) return std::make_pair(static_cast<std::uint32_t>(q), kids[q]);
     }
     return std::nullopt;
   }
@@ -274,6 +289,7 @@ class Shrinker {
   std::vector<Tree<Cmd>> trees_;
   std::vector<Origin> origins_;  // where each command of trees_ came from
   std::vector<bool> tried_;      // (offset, chunk) deletions tried on trees_
+  std::vector<std::optional<std::vector<Tree<Cmd>>>> kids_;  // children_of, per command
   std::string tag_;
   Violation violation_;  // of trees_
   FailureStage stage_;
