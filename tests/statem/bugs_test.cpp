@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include "deep_systems.hpp"
 #include "systems.hpp"
 
 namespace st = merilo::statem;
 namespace sys = statem_systems;
+namespace ds = deep_systems;
 
 namespace {
 
@@ -48,11 +50,10 @@ TEST(SeededBugs, BoundedQueueDroppingAtCapacityShrinksToFourPushes) {
             95U);
 }
 
-TEST(SeededBugs, StaleEntryAfterOverwriteAndDeleteShrinksToFourCommands) {
-  EXPECT_GE(shrunk_to_minimal("kv", sys::kv::Spec{},
-                              [](const std::vector<sys::kv::Cmd>& shrunk) {
-                                return sys::kv::minimal(shrunk.empty() ? 0 : shrunk[0].key);
-                              }),
+TEST(SeededBugs, StaleEntryAfterOverwriteAndDeleteShrinksToFourCommandsOnKeyZero) {
+  EXPECT_GE(shrunk_to_minimal(
+                "kv", sys::kv::Spec{},
+                [](const std::vector<sys::kv::Cmd>& /*shrunk*/) { return sys::kv::minimal(0); }),
             95U);
 }
 
@@ -72,5 +73,60 @@ TEST(SeededBugs, TheFixedSystemsPassEveryRun) {
     EXPECT_EQ(q.runs, 200U);
     EXPECT_EQ(k.runs, 200U);
     EXPECT_EQ(c.runs, 200U);
+  }
+}
+
+namespace {
+
+/// Checks `spec` at the default config with seeds 0..99 and returns how
+/// many found the bug and shrank it to a list `minimal` accepts.
+template <class Spec, class Minimal>
+std::uint64_t minimal_at_defaults(const char* what, Minimal minimal) {
+  std::uint64_t found = 0;
+  std::uint64_t hits = 0;
+  for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
+    auto r = st::check(Spec{}, st::CheckConfig{.seed = seed});
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    if (!r.failure) continue;
+    ++found;
+    if (minimal(r.failure->shrunk)) {
+      ++hits;
+    } else {
+      ADD_FAILURE() << what << ": seed " << seed << " shrank elsewhere:\n"
+                    << st::report(*r.failure);
+    }
+  }
+  std::printf("[statem] %s at the defaults: found in %llu/100 seeds, minimal in %llu/100\n", what,
+              static_cast<unsigned long long>(found), static_cast<unsigned long long>(hits));
+  return hits;
+}
+
+}  // namespace
+
+// Deep bugs at the default config: found, and shrunk to the minimal length
+// with the minimal values (equal values across commands move together).
+TEST(DeepBugs, ASortedSetWhoseEraseRemovesTheWrongElement) {
+  EXPECT_GE(minimal_at_defaults<ds::sorted_set::Spec>("sorted set", ds::sorted_set::minimal), 90U);
+}
+
+TEST(DeepBugs, AnLruCacheWhoseGetDoesNotRefresh) {
+  EXPECT_GE(minimal_at_defaults<ds::lru::Spec>("lru", ds::lru::minimal), 90U);
+}
+
+TEST(DeepBugs, AHashMapThatLosesABucketOnGrowth) {
+  EXPECT_GE(minimal_at_defaults<ds::hashmap::Spec>("hash map", ds::hashmap::minimal), 90U);
+}
+
+TEST(DeepBugs, ATrieWhoseEraseLosesLongerWords) {
+  EXPECT_GE(minimal_at_defaults<ds::trie::Spec>("trie", ds::trie::minimal), 90U);
+}
+
+TEST(DeepBugs, TheFixedSystemsPassEveryRunAtTheDefaults) {
+  for (std::uint64_t seed = 0; seed < 3; ++seed) {
+    const st::CheckConfig config{.seed = seed};
+    EXPECT_TRUE(st::check(ds::sorted_set::Spec{.buggy = false}, config).ok());
+    EXPECT_TRUE(st::check(ds::lru::Spec{.buggy = false}, config).ok());
+    EXPECT_TRUE(st::check(ds::hashmap::Spec{.buggy = false}, config).ok());
+    EXPECT_TRUE(st::check(ds::trie::Spec{.buggy = false}, config).ok());
   }
 }

@@ -307,12 +307,16 @@ struct Spec {
   bool buggy = true;
 
   model_type initial() const { return {}; }
+  /// The same generator for every model, built once (cheap to copy).
   st::Gen<Cmd> command(const model_type& /*m*/) const {
-    const auto key = st::integer(0, 63);
-    return st::frequency<Cmd>(
-        {{3, st::construct<Cmd>(st::just(Op::insert), key, st::integer(0, 999))},
-         {1, st::construct<Cmd>(st::just(Op::contains), key, st::just(0))},
-         {1, st::construct<Cmd>(st::just(Op::erase), key, st::just(0))}});
+    static const st::Gen<Cmd> gen = [] {
+      const auto key = st::integer(0, 63);
+      return st::frequency<Cmd>(
+          {{3, st::construct<Cmd>(st::just(Op::insert), key, st::integer(0, 999))},
+           {1, st::construct<Cmd>(st::just(Op::contains), key, st::just(0))},
+           {1, st::construct<Cmd>(st::just(Op::erase), key, st::just(0))}});
+    }();
+    return gen;
   }
   st::Admission precondition(const model_type& /*m*/, const Cmd& /*c*/) const {
     return st::Admission::admit;

@@ -318,3 +318,74 @@ TEST(Generators, TheSameSeedGivesTheSameTreesDownToTheirShrinks) {
     EXPECT_EQ(va, vb);
   }
 }
+
+TEST(Size, ScalesIntegerRangesAroundTheTargetAndVectorLengths) {
+  EXPECT_EQ(st::Rng{1}.size(), st::kMaxSize);
+  EXPECT_EQ(st::Rng(1, 500).size(), st::kMaxSize);  // clamped
+  EXPECT_EQ(st::scale(99, 10), 10U);                // rounded up
+  EXPECT_EQ(st::scale(99, 0), 0U);
+  EXPECT_EQ(st::scale(~std::uint64_t{0}, 50), ~std::uint64_t{0} / 2 + 1);  // no overflow
+  const auto g = st::integer(-1000, 1000);
+  std::set<int> small;
+  std::set<int> full;
+  st::Rng at10{3, 10};
+  st::Rng at100{3, 100};
+  for (int i = 0; i < 2000; ++i) {
+    small.insert(g(at10)->value());
+    full.insert(g(at100)->value());
+  }
+  EXPECT_EQ(*small.begin(), -100);  // 10% of the distance on each side of 0
+  EXPECT_EQ(*small.rbegin(), 100);
+  EXPECT_LT(*full.begin(), -900);
+  EXPECT_GT(*full.rbegin(), 900);
+  // Size 0 draws only the target.
+  st::Rng at0{3, 0};
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(st::integer(5, 50, 7)(at0)->value(), 7);
+  // vector_of scales its extra length; element_of ignores the size.
+  const auto v = st::vector_of(st::integer(0, 9), 2, 102);
+  std::size_t longest = 0;
+  std::set<std::string> picked;
+  const auto e = st::element_of<std::string>({"a", "b", "c", "d"});
+  for (int i = 0; i < 500; ++i) {
+    longest = std::max(longest, v(at10)->value().size());
+    picked.insert(e(at0)->value());
+  }
+  EXPECT_EQ(longest, 12U);
+  EXPECT_EQ(picked.size(), 4U);
+}
+
+TEST(EditLabels, EqualValuesOfferEqualLabelsThroughEveryCombinator) {
+  struct Two {
+    int a;
+    int b;
+  };
+  const auto labels = [](const auto& tree) {
+    std::vector<std::uint64_t> out;
+    auto kids = tree.children();
+    while (auto c = kids.next()) out.push_back(c->edit());
+    return out;
+  };
+  // The same integer, drawn alone, mapped, or as a field, moves with the
+  // same labels; a different value has different ones.
+  const auto seven = labels(st::integer_tree(7, 0));
+  ASSERT_EQ(seven.size(), 3U);  // 0, 4, 6
+  for (std::uint64_t l : seven) EXPECT_NE(l, 0U);
+  EXPECT_EQ(labels(st::map_tree(st::integer_tree(7, 0), [](int x) { return x * 2; })), seven);
+  EXPECT_NE(labels(st::integer_tree(8, 0)), labels(st::integer_tree(7, 0)));
+  const auto g = st::construct<Two>(st::integer(0, 100), st::integer(0, 100));
+  st::Rng r{9};
+  auto t = g(r);
+  while (t->value().a == 0 || t->value().b == 0) t = g(r);
+  const auto fields = labels(*t);
+  const auto a = labels(st::integer_tree(t->value().a, 0));
+  ASSERT_GE(fields.size(), a.size());
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), fields.begin()));  // field a's moves come first
+  // one_of: the earlier alternatives carry no label, the chosen tree's do.
+  auto o = st::one_of<int>({st::just(-1), st::integer(0, 100)});
+  auto ot = o(r);
+  while (ot->value() < 2) ot = o(r);
+  const auto ol = labels(*ot);
+  EXPECT_EQ(ol.front(), 0U);
+  EXPECT_EQ(std::vector<std::uint64_t>(ol.begin() + 1, ol.end()),
+            labels(st::integer_tree(ot->value(), 0)));
+}

@@ -269,6 +269,36 @@ TEST(StatemRuns, ListsAreAdmissibleAndNoLongerThanMaxCommands) {
   }
 }
 
+TEST(StatemRuns, SizesGrowFromShortListsOfSmallValuesToMaxCommandsAndFullRanges) {
+  EXPECT_EQ(st::run_size(0, 100), 2U);
+  EXPECT_EQ(st::run_size(24, 100), 50U);
+  EXPECT_EQ(st::run_size(49, 100), st::kMaxSize);
+  EXPECT_EQ(st::run_size(99, 100), st::kMaxSize);
+  EXPECT_EQ(st::run_size(0, 1), st::kMaxSize);
+  EXPECT_EQ(st::run_length_bound(100, 2), 2U);
+  EXPECT_EQ(st::run_length_bound(30, 1), 1U);
+  const st::CheckConfig config{.seed = 11};  // max_commands 100, test_count 100
+  std::size_t early_longest = 0;
+  int early_biggest = 0;
+  std::size_t late_longest = 0;
+  int late_biggest = 0;
+  for (std::size_t run = 0; run < 100; ++run) {
+    const auto list = st::commands(ProbeSpec{}, config, run).list;
+    const int biggest = list.empty() ? 0 : *std::max_element(list.begin(), list.end());
+    if (run < 5) {
+      early_longest = std::max(early_longest, list.size());
+      early_biggest = std::max(early_biggest, biggest);
+    } else if (run >= 50) {
+      late_longest = std::max(late_longest, list.size());
+      late_biggest = std::max(late_biggest, biggest);
+    }
+  }
+  EXPECT_LE(early_longest, 10U);  // run 4 has size 10: at most 10 commands
+  EXPECT_LE(early_biggest, 10);   // and integer(0, 100) draws from [0, 10]
+  EXPECT_GT(late_longest, 90U);
+  EXPECT_GT(late_biggest, 95);
+}
+
 TEST(StatemRuns, EightRejectedDrawsInARowEndTheListEarly) {
   struct Capped : ProbeSpec {
     st::Admission precondition(const model_type& m, const int& /*c*/) const {

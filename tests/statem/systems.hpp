@@ -6,9 +6,8 @@
 //     Minimal: push(0) push(0) push(0) push(0).
 //   * kv: a key-value store that appends on overwrite and whose delete
 //     removes only the newest entry, leaving a stale one. Minimal:
-//     put(k, 0) put(k, 0) del(k) get(k) for one key k: each command's key
-//     shrinks on its own, and the four keys must stay equal to fail, so the
-//     shrinker cannot move them to 0 together (values it can).
+//     put(0, 0) put(0, 0) del(0) get(0): the four keys must stay equal to
+//     fail, and the shrinker moves them to 0 together.
 //   * counter: a counter with limit 3 that wraps to 0 instead of refusing.
 //     Minimal: inc inc inc inc.
 #ifndef MERILO_TESTS_STATEM_SYSTEMS_HPP

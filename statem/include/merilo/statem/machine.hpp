@@ -127,12 +127,15 @@ class MachineSpec {
   /// The binding, e.g. to read what a test instrumented.
   [[nodiscard]] B& binding() noexcept { return binding_; }
 
+  /// The binding's initial machine.
   model_type initial() { return binding_.initial(); }
 
+  /// The binding's events for `m`, each as a `Fire`.
   Gen<command_type> command(const model_type& m) {
     return map(binding_.events(m), [](const typename B::event_type& e) { return Fire<B>{e}; });
   }
 
+  /// The binding's `admit`, or admit everything.
   Admission precondition(const model_type& m, const command_type& c) {
     if constexpr (requires {
                     { binding_.admit(m, c.event) } -> std::convertible_to<bool>;
@@ -143,10 +146,14 @@ class MachineSpec {
     }
   }
 
+  /// `m.fire(event).next`.
   model_type next_model(const model_type& m, const command_type& c) { return m.fire(c.event).next; }
 
+  /// The binding's fresh holder.
   sut_type new_sut() { return binding_.new_sut(); }
 
+  /// Drives the holder and compares its response (and, with `observe`, its
+  /// machine) with what the machine implies.
   MaybeViolation execute(sut_type& sut, const model_type& before, const command_type& c) {
     const auto fired = before.fire(c.event);
     const typename B::response_type want = binding_.expected(before, c.event, fired);
@@ -170,6 +177,7 @@ class MachineSpec {
     return ok();
   }
 
+  /// The binding's `finish`, or nothing to check.
   MaybeViolation finish(sut_type& sut, const model_type& m) {
     if constexpr (requires {
                     { binding_.finish(sut, m) } -> std::same_as<MaybeViolation>;
@@ -180,6 +188,7 @@ class MachineSpec {
     }
   }
 
+  /// The binding's `teardown`, if it has one.
   void teardown(sut_type& sut) {
     if constexpr (requires { binding_.teardown(sut); }) binding_.teardown(sut);
   }

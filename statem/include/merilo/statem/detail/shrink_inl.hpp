@@ -69,6 +69,7 @@ class Shrinker {
     if (stage_ == FailureStage::command && step_ + 1 < trees_.size()) {
       trees_.erase(trees_.begin() + static_cast<std::ptrdiff_t>(step_ + 1), trees_.end());
       origins_.erase(origins_.begin() + static_cast<std::ptrdiff_t>(step_ + 1), origins_.end());
+      if (kids_.size() > trees_.size()) kids_.resize(trees_.size());
     }
   }
 
@@ -132,19 +133,34 @@ class Shrinker {
     return false;
   }
 
+  /// The first `kJointScan` children of command `j`, computed once per
+  /// command (an accepted candidate keeps the entries of the commands it
+  /// did not change: same origin, same tree).
+  const std::vector<Tree<Cmd>>& children_of(std::size_t j) {
+    if (kids_.size() < trees_.size()) kids_.resize(trees_.size());
+    if (!kids_[j]) {
+      std::vector<Tree<Cmd>>& out = kids_[j].emplace();
+      Seq<Tree<Cmd>> kids = trees_[j].children();
+      while (out.size() < kJointScan) {
+        std::optional<Tree<Cmd>> child;
+        try {
+          child = kids.next();
+        } catch (...) {  // a throwing map/filter ends this command's shrinks
+          child.reset();
+        }
+        if (!child) break;
+        out.push_back(std::move(*child));
+      }
+    }
+    return *kids_[j];
+  }
+
   /// The first child (within `kJointScan`) of command `j` with edit `edit`.
   std::optional<std::pair<std::uint32_t, Tree<Cmd>>> child_with_edit(std::size_t j,
                                                                      std::uint64_t edit) {
-    Seq<Tree<Cmd>> kids = trees_[j].children();
-    for (std::uint32_t q = 0; q < kJointScan; ++q) {
-      std::optional<Tree<Cmd>> child;
-      try {
-        child = kids.next();
-      } catch (...) {  // a throwing map/filter ends this command's shrinks
-        return std::nullopt;
-      }
-      if (!child) return std::nullopt;
-      if (child->edit() == edit) return std::make_pair(q, std::move(*child));
+    const std::vector<Tree<Cmd>>& kids = children_of(j);
+    for (std::size_t q = 0; q < kids.size(); ++q) {
+      if (kids[q].edit() == edit) return std::make_pair(static_cast<std::uint32_t>(q), kids[q]);
     }
     return std::nullopt;
   }
@@ -152,18 +168,18 @@ class Shrinker {
   /// Command `i` replaced by child `q` (`child`), together with every other
   /// command that offers a child with the same edit label.
   Try joint(std::size_t i, std::uint32_t q, const Tree<Cmd>& child) {
-    std::vector<Tree<Cmd>> trees = trees_;
-    std::vector<Origin> origins = origins_;
-    std::size_t moved = 0;
+    std::vector<std::pair<std::size_t, std::pair<std::uint32_t, Tree<Cmd>>>> moves;
     for (std::size_t j = 0; j < trees_.size(); ++j) {
       if (j == i) continue;
-      if (auto found = child_with_edit(j, child.edit())) {
-        trees[j] = std::move(found->second);
-        origins[j].path.push_back(found->first);
-        ++moved;
-      }
+      if (auto found = child_with_edit(j, child.edit())) moves.emplace_back(j, std::move(*found));
     }
-    if (moved == 0) return Try::rejected;
+    if (moves.empty()) return Try::rejected;  // nothing to move with it: no candidate
+    std::vector<Tree<Cmd>> trees = trees_;
+    std::vector<Origin> origins = origins_;
+    for (auto& [j, found] : moves) {
+      trees[j] = std::move(found.second);
+      origins[j].path.push_back(found.first);
+    }
     trees[i] = child;
     origins[i].path.push_back(q);
     return attempt(std::move(trees), std::move(origins));
@@ -250,6 +266,16 @@ class Shrinker {
       ++executions_;
       Execution e = execute_list(spec_, list);
       if (e.violation.has_value() && e.violation.value().tag == tag_) {
+        std::vector<std::optional<std::vector<Tree<Cmd>>>> kept(origins.size());
+        for (std::size_t k = 0; k < origins.size(); ++k) {
+          for (std::size_t m = 0; m < kids_.size() && m < origins_.size(); ++m) {
+            if (kids_[m] && origins_[m] == origins[k]) {
+              kept[k] = std::move(kids_[m]);
+              break;
+            }
+          }
+        }
+        kids_ = std::move(kept);
         trees_ = std::move(trees);
         origins_ = std::move(origins);
         violation_ = std::move(e.violation).value();
@@ -274,6 +300,7 @@ class Shrinker {
   std::vector<Tree<Cmd>> trees_;
   std::vector<Origin> origins_;  // where each command of trees_ came from
   std::vector<bool> tried_;      // (offset, chunk) deletions tried on trees_
+  std::vector<std::optional<std::vector<Tree<Cmd>>>> kids_;  // children_of, per command
   std::string tag_;
   Violation violation_;  // of trees_
   FailureStage stage_;
