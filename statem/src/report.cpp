@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <merilo/core/crash.hpp>
+#include <merilo/statem/guard.hpp>
 #include <merilo/statem/statem.hpp>
 
 namespace merilo::statem {
@@ -140,11 +141,6 @@ std::string render_report(const FailureInfo& in, const std::vector<std::string>&
   return out;
 }
 
-Violation crash(std::string_view callback, std::exception_ptr error) {
-  return Violation{std::string(kCrashTag),
-                   fmt::format("{} threw: {}", callback, core::exception_text(std::move(error)))};
-}
-
 Violation inadmissible(std::size_t step, std::string_view cmd) {
   return Violation{std::string(kPreconditionTag),
                    fmt::format("command {} ({}) is rejected by its precondition in the model "
@@ -185,5 +181,10 @@ std::string unhealthy(std::size_t starved, std::size_t runs) {
 }
 
 }  // namespace detail
+
+Violation crash_violation(std::string_view callback, std::exception_ptr error) {
+  return Violation{std::string(kCrashTag),
+                   fmt::format("{} threw: {}", callback, core::exception_text(std::move(error)))};
+}
 
 }  // namespace merilo::statem

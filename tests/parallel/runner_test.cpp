@@ -86,7 +86,7 @@ TEST(ParallelRunner, ACrashInARacingRunIsAStatemCrash) {
   ASSERT_TRUE(r.failure.has_value());
   const auto& f = *r.failure;
   EXPECT_EQ(f.violation.tag, st::kCrashTag);
-  EXPECT_NE(f.violation.detail.find("escaped run: read exploded"), std::string::npos)
+  EXPECT_NE(f.violation.detail.find("run threw: read exploded"), std::string::npos)
       << f.violation.detail;
   EXPECT_NE(f.violation.detail.find("branch"), std::string::npos);
   EXPECT_EQ(f.evidence, parallel::Evidence::unrecorded);
@@ -186,7 +186,7 @@ TEST(ParallelRunner, ACrashInFinishIsAStatemCrashNamingFinish) {
   const auto r = parallel::check(spec, {.seed = 14, .max_shrinks = 0});
   ASSERT_TRUE(r.failure.has_value());
   EXPECT_EQ(r.failure->violation.tag, st::kCrashTag);
-  EXPECT_NE(r.failure->violation.detail.find("escaped finish: audit"), std::string::npos);
+  EXPECT_NE(r.failure->violation.detail.find("finish threw: audit"), std::string::npos);
   EXPECT_EQ(r.failure->evidence, parallel::Evidence::after_race);
 }
 

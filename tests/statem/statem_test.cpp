@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <merilo/core/reentry.hpp>
+#include <merilo/statem/guard.hpp>
 
 #include "systems.hpp"
 
@@ -566,4 +567,14 @@ TEST(StatemSameTag, ShrinkingKeepsOnlyCandidatesThatFailWithTheOriginalTag) {
     }
   }
   EXPECT_GE(checked, 5);  // 8 of these 100 seeds fail with "fifth" first
+}
+
+TEST(Guarded, TurnsAnEscapingExceptionIntoTheCrashViolationNamingTheCallback) {
+  merilo::statem::MaybeViolation out;
+  EXPECT_TRUE(merilo::statem::guarded("execute", out, [] {}));
+  EXPECT_FALSE(out.has_value());
+  EXPECT_FALSE(merilo::statem::guarded("execute", out, [] { throw std::runtime_error("full"); }));
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->tag, merilo::statem::kCrashTag);
+  EXPECT_EQ(out->detail, "execute threw: full");
 }

@@ -64,8 +64,8 @@
 namespace merilo::parallel {
 
 /// What `postcondition` and `finish` return: nothing when the rule held, or
-/// the violation found.
-using MaybeViolation = std::optional<statem::Violation>;
+/// the violation found (statem's type, so one spec's checks serve both).
+using statem::MaybeViolation;
 
 /// The branches' histories have no order the model allows.
 inline constexpr std::string_view kNotLinearizableTag = "statem.not_linearizable";

@@ -16,9 +16,9 @@
 
 #include <merilo/parallel/detail/crew.hpp>
 #include <merilo/parallel/detail/generate_inl.hpp>
-#include <merilo/parallel/detail/guard.hpp>
 #include <merilo/parallel/detail/judge.hpp>
 #include <merilo/parallel/failure.hpp>
+#include <merilo/statem/guard.hpp>
 
 namespace merilo::parallel::detail {
 
@@ -65,7 +65,7 @@ void run_branch(Arena<S>& arena, std::size_t b) noexcept {
       history.push_back({cmd, std::move(response), invoked, returned});
     } catch (...) {
       try {
-        arena.crashes[b] = crash("run");
+        arena.crashes[b] = statem::crash_violation("run", std::current_exception());
         arena.crashes[b]->detail +=
             " (branch " + std::to_string(b) + ", command " + core::describe(cmd) + ")";
       } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; the slot stays empty
@@ -158,23 +158,25 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   Outcome<command_of<S>, response_of<S>> out;
   S& s = *spec;
   std::optional<model_of<S>> model;
-  if (!guarded("initial", out.violation, [&] { model.emplace(s.initial()); })) return out;
+  if (!statem::guarded("initial", out.violation, [&] { model.emplace(s.initial()); })) return out;
   auto arena = std::make_shared<Arena<S>>();
   arena->spec = spec;
-  if (!guarded("new_sut", out.violation, [&] { arena->sut.emplace(s.new_sut()); })) return out;
+  if (!statem::guarded("new_sut", out.violation, [&] { arena->sut.emplace(s.new_sut()); }))
+    return out;
 
   for (std::size_t k = 0; k < c.prefix.size() && !out.violation; ++k) {
     out.prefix_step = k;
     const command_of<S>& cmd = c.prefix[k];
     std::optional<response_of<S>> response;
-    if (!guarded("run", out.violation, [&] { response.emplace(s.run(*arena->sut, cmd)); })) break;
+    if (!statem::guarded("run", out.violation, [&] { response.emplace(s.run(*arena->sut, cmd)); }))
+      break;
     out.prefix_responses.push_back(*response);
-    if (!guarded("postcondition", out.violation,
-                 [&] { out.violation = s.postcondition(*model, cmd, *response); }) ||
+    if (!statem::guarded("postcondition", out.violation,
+                         [&] { out.violation = s.postcondition(*model, cmd, *response); }) ||
         out.violation) {
       break;
     }
-    guarded("next_model", out.violation, [&] {
+    statem::guarded("next_model", out.violation, [&] {
       model_of<S> next = s.next_model(*model, cmd);
       model.emplace(std::move(next));
     });
@@ -190,7 +192,7 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   if (out.left_alive) return out;  // never tear down under a running thread
   if (!out.violation) {
     out.evidence = Evidence::after_race;
-    guarded("finish", out.violation, [&] { out.violation = s.finish(*arena->sut); });
+    statem::guarded("finish", out.violation, [&] { out.violation = s.finish(*arena->sut); });
   }
   tear_down(s, arena->sut);
   return out;

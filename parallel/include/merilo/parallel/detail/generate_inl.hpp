@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include <merilo/parallel/detail/guard.hpp>
 #include <merilo/parallel/spec.hpp>
 #include <merilo/statem/gen.hpp>
+#include <merilo/statem/guard.hpp>
 
 namespace merilo::parallel::detail {
 
@@ -129,15 +129,15 @@ void grow(S& spec, statem::Rng& rng, model_of<S>& model, std::size_t length,
     bool accepted = false;
     for (std::size_t a = 0; a < statem::kMaxConsecutiveRejections && !accepted; ++a) {
       std::optional<statem::Tree<Cmd>> tree;
-      if (!guarded("command", crash, [&] { tree = spec.command(model)(rng); })) return;
+      if (!statem::guarded("command", crash, [&] { tree = spec.command(model)(rng); })) return;
       if (!tree) continue;
       statem::Admission admission = statem::Admission::reject;
-      if (!guarded("precondition", crash,
-                   [&] { admission = spec.precondition(model, tree->value()); })) {
+      if (!statem::guarded("precondition", crash,
+                           [&] { admission = spec.precondition(model, tree->value()); })) {
         return;
       }
       if (admission == statem::Admission::reject) continue;
-      if (!guarded("next_model", crash, [&] {
+      if (!statem::guarded("next_model", crash, [&] {
             model_of<S> next = spec.next_model(model, tree->value());
             model = std::move(next);
           })) {
@@ -181,7 +181,7 @@ Drawn<command_of<S>> draw_case(S& spec, const Config& config, std::size_t run) {
   Drawn<Cmd> d;
   statem::Rng rng{statem::run_seed(*config.seed, run)};
   std::optional<model_of<S>> model;
-  if (!guarded("initial", d.crash, [&] { model.emplace(spec.initial()); })) return d;
+  if (!statem::guarded("initial", d.crash, [&] { model.emplace(spec.initial()); })) return d;
   const std::size_t prefix_length =
       static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(config.max_prefix) + 1));
   grow(spec, rng, *model, prefix_length, d.c.prefix, d.crash);
@@ -196,8 +196,8 @@ Drawn<command_of<S>> draw_case(S& spec, const Config& config, std::size_t run) {
       trim_longest(branches);
     }
     bool admitted = false;
-    if (!guarded("precondition", d.crash,
-                 [&] { admitted = branches_admissible(spec, *model, branches); })) {
+    if (!statem::guarded("precondition", d.crash,
+                         [&] { admitted = branches_admissible(spec, *model, branches); })) {
       break;
     }
     done = admitted && non_empty(branches) >= kMinBranches;
@@ -208,8 +208,8 @@ Drawn<command_of<S>> draw_case(S& spec, const Config& config, std::size_t run) {
     // and empty branches are admissible, so this ends.
     for (;;) {
       bool admitted = false;
-      if (!guarded("precondition", d.crash,
-                   [&] { admitted = branches_admissible(spec, *model, branches); }) ||
+      if (!statem::guarded("precondition", d.crash,
+                           [&] { admitted = branches_admissible(spec, *model, branches); }) ||
           admitted) {
         break;
       }

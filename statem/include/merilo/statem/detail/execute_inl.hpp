@@ -6,6 +6,8 @@
 
 #include <exception>  // std::current_exception: user crashes become violations
 
+#include <merilo/statem/guard.hpp>  // guarded
+
 namespace merilo::statem {
 
 namespace detail {
@@ -16,23 +18,6 @@ template <class S>
 using command_t = typename S::command_type;
 template <class S>
 using sut_t = typename S::sut_type;
-
-/// Runs `f`; an exception escaping it becomes a crash violation of
-/// `callback` stored in `out`. Returns whether `f` completed.
-template <class F>
-bool guarded(std::string_view callback, MaybeViolation& out, F&& f) noexcept {
-  try {
-    f();
-    return true;
-  } catch (...) {
-    try {
-      out = crash(callback, std::current_exception());
-    } catch (...) {  // the message itself could not be built
-      out = Violation{std::string(kCrashTag), std::string(callback)};
-    }
-  }
-  return false;
-}
 
 /// `cmd` through `core::describe`; a throwing describe prints a placeholder.
 template <class Cmd>

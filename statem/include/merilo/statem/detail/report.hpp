@@ -19,7 +19,6 @@ namespace merilo::statem::detail {
                                         const std::vector<std::string>& shrunk);
 
 /// The `statem.crash` violation for `error`, which escaped `callback`.
-[[nodiscard]] Violation crash(std::string_view callback, std::exception_ptr error);
 
 /// The `statem.precondition` violation for command `step`, described `cmd`.
 [[nodiscard]] Violation inadmissible(std::size_t step, std::string_view cmd);
