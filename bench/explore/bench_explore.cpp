@@ -49,7 +49,7 @@ class Counters {
 
 struct Row {
   double seconds;
-  ex::Result result;
+  ex::ExploreResult result;
 };
 
 template <class S>
@@ -58,7 +58,7 @@ Row measure(ex::Mode mode, unsigned threads) {
   for (int i = 0; i < 3; ++i) {
     S sys;
     const auto start = std::chrono::steady_clock::now();
-    ex::Result r = ex::explore(
+    ex::ExploreResult r = ex::explore(
         sys, {.max_states = 50'000'000, .mode = mode, .threads = threads, .quiet = true});
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -97,7 +97,7 @@ void bench(const char* name) {
 int once(unsigned threads) {
   Counters<6, 7> sys;
   const auto start = std::chrono::steady_clock::now();
-  const ex::Result r =
+  const ex::ExploreResult r =
       ex::explore(sys, {.max_states = 50'000'000, .threads = threads, .quiet = true});
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

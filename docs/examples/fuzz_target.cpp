@@ -53,9 +53,9 @@ class System {
   }
 
  private:
-  [[nodiscard]] ex::Verdict within_capacity() const {
+  [[nodiscard]] ex::InvariantCheck within_capacity() const {
     if (w_.level <= kCapacity) return true;
-    return ex::Verdict::fails("level " + std::to_string(w_.level));
+    return ex::InvariantCheck::fails("level " + std::to_string(w_.level));
   }
 
   World w_{};

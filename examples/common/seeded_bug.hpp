@@ -28,7 +28,7 @@ namespace examples {
 /// it was missed) to stderr. Returns whether the search found a violation.
 template <class S>
 bool expect_seeded_bug(S& sys, std::string_view name, std::size_t max_states) {
-  const merilo::explore::Result r =
+  const merilo::explore::ExploreResult r =
       merilo::explore::explore(sys, {.max_states = max_states, .quiet = true});
   const std::string label(name);
   if (!r.error.empty() || !r.violation.found()) {

@@ -85,7 +85,7 @@ TEST(Mutex, BuggyHolderGrantsASecondClient) {
 
 TEST(Mutex, ExploresEveryWorldOfTheFixedServer) {
   mutex::System<> sys;
-  const ex::Result r = merilo::testing::explore(
+  const ex::ExploreResult r = merilo::testing::explore(
       sys, {.max_states = 20'000, .require_complete = true, .quiet = true});
   EXPECT_TRUE(r.complete);
   EXPECT_EQ(r.states, 1996u);
@@ -95,7 +95,7 @@ TEST(Mutex, ExploresEveryWorldOfTheFixedServer) {
 
 TEST(Mutex, SeededDuplicateGrantIsFoundWithTheShortestTrace) {
   mutex::System<Bug::duplicate_grant> sys;
-  const ex::Result r = ex::explore(sys, {.max_states = 20'000, .quiet = true});
+  const ex::ExploreResult r = ex::explore(sys, {.max_states = 20'000, .quiet = true});
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
   EXPECT_EQ(r.violation.invariant, "at most one client holds the lock");
   EXPECT_EQ(r.violation.trace, kDuplicateGrant);
@@ -113,13 +113,13 @@ TEST(Mutex, TheFuzzRunnerFindsTheDuplicateGrantFromTheExplorersTrace) {
 
 TEST(Mutex, TheSeedsOfTheFixedServerRunCleanDrainIncluded) {
   mutex::System<> sys;
-  const ex::Result search = ex::explore(sys, {.max_states = 20'000, .quiet = true});
+  const ex::ExploreResult search = ex::explore(sys, {.max_states = 20'000, .quiet = true});
   ASSERT_TRUE(search.complete);
   std::size_t settled = 0;
   for (const Trace& t : search.tuple_traces) {
     const fz::Run r = fz::run(sys, fz::to_fuzz_bytes(sys, t).bytes, 48);
     EXPECT_TRUE(r.ok()) << r.describe();
-    settled += r.stop == fz::Stop::quiescent ? 1U : 0U;
+    settled += r.stop == fz::RunEnd::quiescent ? 1U : 0U;
   }
   // The drain finishes every seed: each client uses its requests and stops.
   EXPECT_EQ(settled, search.tuple_traces.size());

@@ -144,11 +144,11 @@ class System {
   }
 
  private:
-  [[nodiscard]] ex::Verdict at_most_one_holder() const {
+  [[nodiscard]] ex::InvariantCheck at_most_one_holder() const {
     std::size_t holding = 0;
     for (const Client& c : w_.clients) holding += c.state() == ClientState::holding ? 1U : 0U;
     if (holding <= 1) return true;
-    return ex::Verdict::fails(std::to_string(holding) + " clients hold it");
+    return ex::InvariantCheck::fails(std::to_string(holding) + " clients hold it");
   }
 
   static std::string show(const Message& m) {

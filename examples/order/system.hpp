@@ -140,14 +140,14 @@ class System {
   }
 
  private:
-  [[nodiscard]] ex::Verdict paid_after_charge() const {
+  [[nodiscard]] ex::InvariantCheck paid_after_charge() const {
     if (w_.order.state() != State::paid || w_.charged != 0) return true;
-    return ex::Verdict::fails("paid, but nothing was charged");
+    return ex::InvariantCheck::fails("paid, but nothing was charged");
   }
-  [[nodiscard]] ex::Verdict timer_only_while_pending() const {
+  [[nodiscard]] ex::InvariantCheck timer_only_while_pending() const {
     const State s = w_.order.state();
     if (w_.timer == 0 || s == State::pending) return true;
-    return ex::Verdict::fails("timer armed in " + std::string(name(s)));
+    return ex::InvariantCheck::fails("timer armed in " + std::string(name(s)));
   }
 
   // Fires `e` at the order as its holder would, performing the actions.

@@ -78,10 +78,10 @@ class System {
   void restore(const World& w) { world_ = w; }
 
  private:
-  [[nodiscard]] merilo::explore::Verdict paid_for_all() const {
+  [[nodiscard]] merilo::explore::InvariantCheck paid_for_all() const {
     if (world_.passed <= world_.paid) return true;
-    return merilo::explore::Verdict::fails(std::to_string(world_.passed) + " passed, " +
-                                           std::to_string(world_.paid) + " paid");
+    return merilo::explore::InvariantCheck::fails(std::to_string(world_.passed) + " passed, " +
+                                                  std::to_string(world_.paid) + " paid");
   }
 
   World world_{};

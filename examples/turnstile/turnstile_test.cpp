@@ -12,7 +12,7 @@ using turnstile::Event;
 using turnstile::State;
 using turnstile::Turnstile;
 
-constexpr merilo::explore::Options kOptions{.max_states = 100, .require_complete = true};
+constexpr merilo::explore::ExploreOptions kOptions{.max_states = 100, .require_complete = true};
 
 // A push through the locked turnstile, before anyone paid.
 const merilo::explore::Trace kFreePass = {turnstile::System<>::kPush};

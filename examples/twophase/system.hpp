@@ -155,26 +155,26 @@ class System {
   }
 
  private:
-  [[nodiscard]] ex::Verdict commit_after_all_yes() const {
+  [[nodiscard]] ex::InvariantCheck commit_after_all_yes() const {
     if (!w_.coordinator.decided_commit()) return true;
     for (std::size_t v = 0; v < kVoters; ++v) {
       const VoterState s = w_.voters[v].state();
       if (s != VoterState::prepared && s != VoterState::committed) {
-        return ex::Verdict::fails("the coordinator decided commit while v" + std::to_string(v) +
-                                  " is " + std::string(name(s)));
+        return ex::InvariantCheck::fails("the coordinator decided commit while v" +
+                                         std::to_string(v) + " is " + std::string(name(s)));
       }
     }
     return true;
   }
 
-  [[nodiscard]] ex::Verdict outcomes_match_log() const {
+  [[nodiscard]] ex::InvariantCheck outcomes_match_log() const {
     const Decision logged = w_.coordinator.logged();
     const VoterState contradicts = logged == Decision::commit  ? VoterState::aborted
                                    : logged == Decision::abort ? VoterState::committed
                                                                : VoterState::none;
     for (std::size_t v = 0; v < kVoters; ++v) {
       if (contradicts != VoterState::none && w_.voters[v].state() == contradicts) {
-        return ex::Verdict::fails(
+        return ex::InvariantCheck::fails(
             "the log says " + std::string(logged == Decision::commit ? "commit" : "abort") +
             " but v" + std::to_string(v) + " " + std::string(name(contradicts)));
       }

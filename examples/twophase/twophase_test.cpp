@@ -41,8 +41,9 @@ const Trace kLazyLogTrace = {K::kStart,   K::kDeliver + 0, K::kYes + 0,     K::k
                              K::kYes + 1, K::kDeliver + 0, K::kDeliver + 0, K::kDeliver + 0,
                              K::kCrash,   K::kRecover};
 
-constexpr ex::Options kComplete{.max_states = 50'000, .require_complete = true, .quiet = true};
-constexpr ex::Options kBounded{.max_states = 50'000, .quiet = true};
+constexpr ex::ExploreOptions kComplete{
+    .max_states = 50'000, .require_complete = true, .quiet = true};
+constexpr ex::ExploreOptions kBounded{.max_states = 50'000, .quiet = true};
 
 TEST(TwoPhase, VoterHandlesEveryEventInEveryState) {
   merilo::fsm::FireTable<Voter, VoterEvent> table{
@@ -93,7 +94,7 @@ TEST(TwoPhase, RecoveryResendsALoggedDecisionAndPresumesAbortWithout) {
 // outside the holder's rule: a mode change would be a violation.
 TEST(TwoPhase, ExploresEveryWorldOfTheFixedRound) {
   twophase::System<> sys;
-  const ex::Result r = merilo::testing::explore(sys, kComplete);
+  const ex::ExploreResult r = merilo::testing::explore(sys, kComplete);
   EXPECT_TRUE(r.complete);
   EXPECT_EQ(r.states, 942u);
   EXPECT_EQ(r.depth, 17u);
@@ -101,7 +102,7 @@ TEST(TwoPhase, ExploresEveryWorldOfTheFixedRound) {
 
 TEST(TwoPhase, SeededEarlyCommitIsFoundWithTheShortestTrace) {
   twophase::System<kEarlyCommit> sys;
-  const ex::Result r = ex::explore(sys, kBounded);
+  const ex::ExploreResult r = ex::explore(sys, kBounded);
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
   EXPECT_EQ(r.violation.invariant, "commit only after every voter voted yes");
   EXPECT_EQ(r.violation.trace, kEarlyCommitTrace);
@@ -109,7 +110,7 @@ TEST(TwoPhase, SeededEarlyCommitIsFoundWithTheShortestTrace) {
 
 TEST(TwoPhase, SeededLazyLogIsFoundWithTheShortestTrace) {
   twophase::System<kLazyLog> sys;
-  const ex::Result r = ex::explore(sys, kBounded);
+  const ex::ExploreResult r = ex::explore(sys, kBounded);
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
   EXPECT_EQ(r.violation.invariant, "no voter's outcome contradicts the log");
   EXPECT_EQ(r.violation.trace, kLazyLogTrace);

@@ -121,21 +121,23 @@ class System {
   }
 
  private:
-  [[nodiscard]] ex::Verdict alarm_from_current_timer() const {
+  [[nodiscard]] ex::InvariantCheck alarm_from_current_timer() const {
     if (w_.dog.state() != State::expired || w_.alarm_generation == w_.dog.generation()) {
       return true;
     }
-    return ex::Verdict::fails("the timer of generation " + std::to_string(w_.alarm_generation) +
-                              " raised it at generation " + std::to_string(w_.dog.generation()));
+    return ex::InvariantCheck::fails(
+        "the timer of generation " + std::to_string(w_.alarm_generation) +
+        " raised it at generation " + std::to_string(w_.dog.generation()));
   }
 
-  [[nodiscard]] ex::Verdict one_timer_while_armed() const {
+  [[nodiscard]] ex::InvariantCheck one_timer_while_armed() const {
     const State s = w_.dog.state();
     const auto live = std::count_if(w_.timers.begin(), w_.timers.end(), [](const Timer& t) {
       return t.generation != 0 && t.cancelled == 0;
     });
     if (live == (s == State::armed ? 1 : 0)) return true;
-    return ex::Verdict::fails(std::to_string(live) + " live timers while " + std::string(name(s)));
+    return ex::InvariantCheck::fails(std::to_string(live) + " live timers while " +
+                                     std::string(name(s)));
   }
 
   // Fires `e` as the holder does, performing the actions on the timers.

@@ -62,7 +62,7 @@ TEST(Watchdog, RefusesToStartATimerPastItsGenerationLimit) {
 
 TEST(Watchdog, ExploresEveryWorldOfTheFixedWatchdog) {
   watchdog::System<> sys;
-  const ex::Result r = merilo::testing::explore(
+  const ex::ExploreResult r = merilo::testing::explore(
       sys, {.max_states = 50'000, .require_complete = true, .quiet = true});
   EXPECT_TRUE(r.complete);
   EXPECT_EQ(r.states, 640u);
@@ -73,7 +73,7 @@ TEST(Watchdog, ExploresEveryWorldOfTheFixedWatchdog) {
 
 TEST(Watchdog, SeededNarrowGenerationIsFoundWithTheShortestTrace) {
   watchdog::System<Bug::narrow_generation> sys;
-  const ex::Result r = ex::explore(sys, {.max_states = 50'000, .quiet = true});
+  const ex::ExploreResult r = ex::explore(sys, {.max_states = 50'000, .quiet = true});
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
   EXPECT_EQ(r.violation.invariant, "only the current timer raises the alarm");
   EXPECT_EQ(r.violation.trace, kNarrowGeneration);
@@ -91,7 +91,7 @@ TEST(Watchdog, TheDrainLetsEveryTimerExpireAndNeverKicks) {
   watchdog::System<Bug::narrow_generation> sys;
   const fz::Run r = fz::run(sys, {}, 40);
   EXPECT_TRUE(r.ok()) << r.describe();
-  EXPECT_EQ(r.stop, fz::Stop::quiescent);  // expired, nothing left to start
+  EXPECT_EQ(r.stop, fz::RunEnd::quiescent);  // expired, nothing left to start
   EXPECT_EQ(std::count(r.trace.begin(), r.trace.end(), watchdog::System<>::kKick), 0);
   EXPECT_EQ(std::count(r.trace.begin(), r.trace.end(), watchdog::System<>::kArm), 6);
 }

@@ -1,5 +1,5 @@
 // options.cpp — which explorer options can run: the usage errors for
-// `Options` that the search refuses before it starts.
+// `ExploreOptions` that the search refuses before it starts.
 #include <cstddef>
 #include <string>
 
@@ -9,23 +9,23 @@
 
 namespace merilo::explore::detail {
 
-std::string check_options(const Options& options, bool restorable, bool copyable) {
+std::string check_options(const ExploreOptions& options, bool restorable, bool copyable) {
   if (options.max_states == 0) {
-    return "merilo: Options::max_states is required (the most worlds the search may store); "
+    return "merilo: ExploreOptions::max_states is required (the most worlds the search may store); "
            "it has no default";
   }
   if (options.max_states > std::size_t{0xFFFFFFFE}) {
-    return fmt::format("merilo: Options::max_states is {}, above the limit of {} worlds",
+    return fmt::format("merilo: ExploreOptions::max_states is {}, above the limit of {} worlds",
                        options.max_states, std::size_t{0xFFFFFFFE});
   }
   if (options.mode == Mode::restore && !restorable) {
-    return "merilo: Options::mode is Mode::restore but the system has no restore(world) "
+    return "merilo: ExploreOptions::mode is Mode::restore but the system has no restore(world) "
            "(see merilo::explore::Restorable)";
   }
-  if (options.threads == 0) return "merilo: Options::threads must be at least 1";
+  if (options.threads == 0) return "merilo: ExploreOptions::threads must be at least 1";
   if (options.threads > 1 && !copyable) {
     return fmt::format(
-        "merilo: Options::threads is {} but the system is not copy-constructible; "
+        "merilo: ExploreOptions::threads is {} but the system is not copy-constructible; "
         "each worker thread needs its own copy",
         options.threads);
   }

@@ -44,7 +44,7 @@ std::string Violation::describe() const {
   return fmt::format("{} {}: {}", what, where, detail);
 }
 
-std::string Result::summary() const {
+std::string ExploreResult::summary() const {
   if (!error.empty()) return error;
   std::string names;
   for (const auto& n : invariants) names += (names.empty() ? "" : ", ") + n;
@@ -97,7 +97,7 @@ void Log::progress(std::size_t states, std::size_t depth) {
   dirty_ = true;
 }
 
-void Log::summary(const Result& result) {
+void Log::summary(const ExploreResult& result) {
   if (out_ == nullptr) return;
   if (dirty_) fmt::print(out_, "\r\x1b[K");
   fmt::print(out_, "{}\n", result.summary());

@@ -12,19 +12,19 @@
 
 namespace merilo::fuzz {
 
-std::string_view name(Stop stop) noexcept {
+std::string_view name(RunEnd stop) noexcept {
   switch (stop) {
-    case Stop::none:
+    case RunEnd::none:
       return "none";
-    case Stop::violation:
+    case RunEnd::violation:
       return "violation";
-    case Stop::settled:
+    case RunEnd::settled:
       return "settled";
-    case Stop::quiescent:
+    case RunEnd::quiescent:
       return "quiescent";
-    case Stop::max_depth:
+    case RunEnd::max_depth:
       return "max_depth";
-    case Stop::error:
+    case RunEnd::error:
       return "error";
   }
   return "out-of-range stop";
@@ -61,7 +61,7 @@ std::string crash_report(const CrashReport& info) {
 
 std::string seed_summary(const std::string& target, const std::string& dir, std::size_t written,
                          std::size_t too_long, std::size_t max_depth,
-                         const explore::Result& search) {
+                         const explore::ExploreResult& search) {
   if (search.violation.found()) {
     return fmt::format("==merilo== ERROR: seeding fuzz target {}: the search found {}\n\n", target,
                        search.violation.describe());

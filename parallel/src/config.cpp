@@ -1,4 +1,4 @@
-// config.cpp — checking and clamping a parallel Config; evidence names.
+// config.cpp — checking and clamping a parallel CheckConfig; evidence names.
 #include <algorithm>  // std::clamp
 
 #include <merilo/parallel/failure.hpp>
@@ -24,24 +24,24 @@ std::string_view name(Evidence evidence) noexcept {
 
 namespace detail {
 
-std::string config_error(const Config& config) {
+std::string config_error(const CheckConfig& config) {
   if (!config.seed) {
-    return "merilo::parallel: Config::seed is required (there is no default seed; pick any "
+    return "merilo::parallel: CheckConfig::seed is required (there is no default seed; pick any "
            "64-bit value, e.g. .seed = 1)";
   }
-  if (config.test_count == 0) return "merilo::parallel: Config::test_count must be at least 1";
-  if (config.repeat == 0) return "merilo::parallel: Config::repeat must be at least 1";
+  if (config.test_count == 0) return "merilo::parallel: CheckConfig::test_count must be at least 1";
+  if (config.repeat == 0) return "merilo::parallel: CheckConfig::repeat must be at least 1";
   if (config.deadline.count() <= 0) {
-    return "merilo::parallel: Config::deadline must be positive";
+    return "merilo::parallel: CheckConfig::deadline must be positive";
   }
   if (config.search_budget == 0) {
-    return "merilo::parallel: Config::search_budget must be at least 1";
+    return "merilo::parallel: CheckConfig::search_budget must be at least 1";
   }
   return {};
 }
 
-Config clamped(const Config& config) {
-  Config out = config;
+CheckConfig clamped(const CheckConfig& config) {
+  CheckConfig out = config;
   out.branches = std::clamp(config.branches, kMinBranches, kMaxBranches);
   out.max_branch = std::clamp(config.max_branch, kMinBranchLength, kMaxBranchLength);
   return out;

@@ -24,12 +24,14 @@ constexpr ex::Kind kUp = fixtures::Grid::kUp;
 constexpr ex::Kind kX = fixtures::Failing::kX;
 constexpr ex::Kind kY = fixtures::Failing::kY;
 
-ex::Options quiet(std::size_t max_states, Mode mode = Mode::automatic, unsigned threads = 1) {
-  return ex::Options{.max_states = max_states, .mode = mode, .threads = threads, .quiet = true};
+ex::ExploreOptions quiet(std::size_t max_states, Mode mode = Mode::automatic,
+                         unsigned threads = 1) {
+  return ex::ExploreOptions{
+      .max_states = max_states, .mode = mode, .threads = threads, .quiet = true};
 }
 
 // Both results describe the same search.
-void expect_same(const ex::Result& a, const ex::Result& b) {
+void expect_same(const ex::ExploreResult& a, const ex::ExploreResult& b) {
   EXPECT_EQ(a.complete, b.complete);
   EXPECT_EQ(a.states, b.states);
   EXPECT_EQ(a.depth, b.depth);
@@ -42,7 +44,7 @@ void expect_same(const ex::Result& a, const ex::Result& b) {
 
 TEST(Explorer, CountsEveryWorldOfIndependentCountersInClosedForm) {
   fixtures::Counters<3, 4> sys;  // 5^3 worlds, depth 3*4
-  const ex::Result r = ex::explore(sys, quiet(1000));
+  const ex::ExploreResult r = ex::explore(sys, quiet(1000));
   EXPECT_TRUE(r.error.empty()) << r.error;
   EXPECT_TRUE(r.complete);
   EXPECT_EQ(r.states, 125u);
@@ -53,8 +55,8 @@ TEST(Explorer, CountsEveryWorldOfIndependentCountersInClosedForm) {
 
 TEST(Explorer, ReplayAndRestoreModesGiveIdenticalResults) {
   fixtures::Counters<4, 5> sys;  // 6^4 = 1296 worlds, depth 20: many chunks
-  const ex::Result replayed = ex::explore(sys, quiet(10'000, Mode::replay));
-  const ex::Result restored = ex::explore(sys, quiet(10'000, Mode::restore));
+  const ex::ExploreResult replayed = ex::explore(sys, quiet(10'000, Mode::replay));
+  const ex::ExploreResult restored = ex::explore(sys, quiet(10'000, Mode::restore));
   EXPECT_EQ(replayed.states, 1296u);
   EXPECT_EQ(replayed.depth, 20u);
   expect_same(replayed, restored);
@@ -64,7 +66,7 @@ TEST(Explorer, ReplayAndRestoreModesGiveIdenticalResults) {
 
 TEST(Explorer, AutomaticModeReplaysASystemWithoutRestore) {
   fixtures::ReplayOnlyCounters<2, 3> sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   EXPECT_TRUE(r.complete);
   EXPECT_EQ(r.states, 16u);
   EXPECT_EQ(r.depth, 6u);
@@ -72,20 +74,20 @@ TEST(Explorer, AutomaticModeReplaysASystemWithoutRestore) {
 
 TEST(Explorer, ResultsAreIdenticalForAnyThreadCount) {
   fixtures::Counters<4, 5> sys;
-  const ex::Result one = ex::explore(sys, quiet(10'000, Mode::replay, 1));
+  const ex::ExploreResult one = ex::explore(sys, quiet(10'000, Mode::replay, 1));
   for (unsigned threads : {2U, 3U, 8U}) {
     fixtures::Counters<4, 5> other;
     expect_same(one, ex::explore(other, quiet(10'000, Mode::replay, threads)));
     expect_same(one, ex::explore(other, quiet(10'000, Mode::restore, threads)));
   }
   fixtures::Grid grid;
-  const ex::Result broken = ex::explore(grid, quiet(100, Mode::restore, 1));
+  const ex::ExploreResult broken = ex::explore(grid, quiet(100, Mode::restore, 1));
   expect_same(broken, ex::explore(grid, quiet(100, Mode::replay, 4)));
 }
 
 TEST(Explorer, TuplesAreSortedWithAShortestTraceToEach) {
   fixtures::Counters<2, 2> sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.tuples,
             (std::vector<std::string>{"full full", "full open", "open full", "open open"}));
   EXPECT_EQ(r.tuple_traces, (std::vector<Trace>{{0, 0, 1, 1}, {0, 0}, {1, 1}, {}}));
@@ -93,7 +95,7 @@ TEST(Explorer, TuplesAreSortedWithAShortestTraceToEach) {
 
 TEST(Explorer, ReportsTheShortestTraceToABrokenInvariant) {
   fixtures::Grid sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
   EXPECT_EQ(r.violation.trace, (Trace{kRight, kRight, kUp}));
   EXPECT_EQ(r.violation.invariant, "not at (2, 1)");
@@ -106,10 +108,11 @@ TEST(Explorer, ReportsTheShortestTraceToABrokenInvariant) {
 TEST(Explorer, ReportsAnInvariantBrokenInTheInitialWorld) {
   struct Broken : fixtures::Grid {
     [[nodiscard]] std::array<ex::Invariant<Broken>, 1> invariants() const {
-      return {{{"never", [](const Broken&) { return ex::Verdict::fails("from the start"); }}}};
+      return {
+          {{"never", [](const Broken&) { return ex::InvariantCheck::fails("from the start"); }}}};
     }
   } sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
   EXPECT_TRUE(r.violation.trace.empty());
   EXPECT_EQ(r.states, 1u);
@@ -118,14 +121,14 @@ TEST(Explorer, ReportsAnInvariantBrokenInTheInitialWorld) {
 
 TEST(Explorer, ReportsADeadlockWithTheTraceToTheStuckWorld) {
   fixtures::Stuck sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::deadlock);
   EXPECT_EQ(r.violation.trace, (Trace{fixtures::Stuck::kStep, fixtures::Stuck::kStep}));
 }
 
 TEST(Explorer, ReportsAnApplyErrorWithTheFailingStepLast) {
   fixtures::Failing sys(2, false);
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::apply_error);
   EXPECT_EQ(r.violation.trace, (Trace{kX, kX, kY}));
   EXPECT_EQ(r.violation.detail, "refused: rejected");
@@ -133,7 +136,7 @@ TEST(Explorer, ReportsAnApplyErrorWithTheFailingStepLast) {
 
 TEST(Explorer, ReportsAnUndeclaredModeChange) {
   fixtures::Failing sys(1, true);
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::mode_change);
   EXPECT_EQ(r.violation.trace, (Trace{kX, kY}));
   EXPECT_EQ(r.violation.detail, "serving -> draining without a drain request");
@@ -142,7 +145,7 @@ TEST(Explorer, ReportsAnUndeclaredModeChange) {
 TEST(Explorer, ReportsHiddenStateAsNondeterminismInsteadOfExploringIt) {
   for (Mode mode : {Mode::replay, Mode::restore}) {
     fixtures::Clocked sys;
-    const ex::Result r = ex::explore(sys, quiet(1000, mode));
+    const ex::ExploreResult r = ex::explore(sys, quiet(1000, mode));
     ASSERT_EQ(r.violation.kind, ViolationKind::nondeterminism) << static_cast<int>(mode);
     EXPECT_EQ(r.violation.trace, (Trace{0}));
     EXPECT_EQ(r.states, 2u);
@@ -152,7 +155,7 @@ TEST(Explorer, ReportsHiddenStateAsNondeterminismInsteadOfExploringIt) {
 
 TEST(Explorer, ReportsAnExceptionFromTheAdapterAsACrash) {
   fixtures::Throwing sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::crash);
   EXPECT_EQ(r.violation.trace, (Trace{fixtures::Throwing::kThrow}));
   EXPECT_NE(r.violation.detail.find("disk on fire"), std::string::npos);
@@ -161,14 +164,14 @@ TEST(Explorer, ReportsAnExceptionFromTheAdapterAsACrash) {
 TEST(Explorer, StopsAtMaxStatesWithTheDepthItProved) {
   // Worlds within depth d of 3 counters 0..4: 1, 4, 10, 20, 35, then 53.
   fixtures::Counters<3, 4> sys;
-  const ex::Result r = ex::explore(sys, quiet(50));
+  const ex::ExploreResult r = ex::explore(sys, quiet(50));
   EXPECT_FALSE(r.complete);
   EXPECT_EQ(r.states, 50u);
   EXPECT_EQ(r.depth, 4u);
   EXPECT_TRUE(r.ok());
-  ex::Options strict = quiet(50);
+  ex::ExploreOptions strict = quiet(50);
   strict.require_complete = true;
-  const ex::Result s = ex::explore(sys, strict);
+  const ex::ExploreResult s = ex::explore(sys, strict);
   EXPECT_FALSE(s.ok());
   EXPECT_FALSE(s.violation.found());
   // A bound that fits exactly is complete.
@@ -178,7 +181,7 @@ TEST(Explorer, StopsAtMaxStatesWithTheDepthItProved) {
 
 TEST(Explorer, RefusesAMissingBound) {
   fixtures::Grid sys;
-  const ex::Result r = ex::explore(sys, ex::Options{.quiet = true});
+  const ex::ExploreResult r = ex::explore(sys, ex::ExploreOptions{.quiet = true});
   EXPECT_NE(r.error.find("max_states is required"), std::string::npos) << r.error;
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.states, 0u);
@@ -214,7 +217,7 @@ class Reentrant : public fixtures::Grid {
 
 TEST(Explorer, RefusesReentryFromAnAdapterCallback) {
   Reentrant sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   EXPECT_TRUE(r.error.empty());
   EXPECT_EQ(r.violation.kind, ViolationKind::invariant);  // the outer search ran on
   EXPECT_NE(sys.last_inner_error.find("refused re-entry"), std::string::npos)
@@ -256,7 +259,7 @@ class Named {
 
 TEST(Explorer, FingerprintsWorldsThatFeedTheirOwnBytes) {
   Named sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   EXPECT_TRUE(r.complete);
   EXPECT_EQ(r.states, 15u);  // 1 + 2 + 4 + 8 strings
   EXPECT_EQ(r.depth, 3u);
@@ -264,14 +267,14 @@ TEST(Explorer, FingerprintsWorldsThatFeedTheirOwnBytes) {
 
 TEST(Explorer, SummaryLineNamesTheBoundTheInvariantsAndTheViolation) {
   fixtures::Grid sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   EXPECT_EQ(
       r.summary(),
       "merilo: complete=false states=8 depth=2 invariants=1 [not at (2, 1)] violation=invariant");
   fixtures::Counters<2, 1> counters;
   EXPECT_EQ(ex::explore(counters, quiet(10)).summary(),
             "merilo: complete=true states=4 depth=2 invariants=0 []");
-  ex::Options named = quiet(10);
+  ex::ExploreOptions named = quiet(10);
   named.name = "counters, fixed";
   EXPECT_EQ(ex::explore(counters, named).summary(),
             "merilo: counters, fixed: complete=true states=4 depth=2 invariants=0 []");
@@ -279,7 +282,7 @@ TEST(Explorer, SummaryLineNamesTheBoundTheInvariantsAndTheViolation) {
 
 TEST(Explorer, ReportsMemoryPerStoredState) {
   fixtures::Counters<4, 5> sys;
-  const ex::Result r = ex::explore(sys, quiet(10'000));
+  const ex::ExploreResult r = ex::explore(sys, quiet(10'000));
   EXPECT_GT(r.memory_bytes, r.states * 16);  // a fingerprint each, at least
 }
 
@@ -290,9 +293,9 @@ namespace {
 TEST(Explorer, DrawsTheTupleGraphOnRequest) {
   fixtures::Counters<2, 1> sys;
   ex::TupleGraph graph;
-  ex::Options options = quiet(100);
+  ex::ExploreOptions options = quiet(100);
   options.graph = &graph;
-  const ex::Result r = ex::explore(sys, options);
+  const ex::ExploreResult r = ex::explore(sys, options);
   EXPECT_EQ(graph.nodes, r.tuples);
   EXPECT_EQ(graph.to_dot("counters"),
             "digraph \"counters\" {\n"

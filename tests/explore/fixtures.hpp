@@ -79,8 +79,8 @@ class Grid {
   [[nodiscard]] bool settled() const { return true; }
   [[nodiscard]] std::string describe(ex::Kind k) const { return k == 0 ? "right" : "up"; }
   [[nodiscard]] std::array<ex::Invariant<Grid>, 1> invariants() const {
-    return {{{"not at (2, 1)", [](const Grid& g) -> ex::Verdict {
-                if (g.w_.x == 2 && g.w_.y == 1) return ex::Verdict::fails("reached (2, 1)");
+    return {{{"not at (2, 1)", [](const Grid& g) -> ex::InvariantCheck {
+                if (g.w_.x == 2 && g.w_.y == 1) return ex::InvariantCheck::fails("reached (2, 1)");
                 return true;
               }}}};
   }

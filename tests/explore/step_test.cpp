@@ -21,23 +21,23 @@ namespace ex = merilo::explore;
 using ex::Trace;
 using ex::ViolationKind;
 
-ex::Options quiet(std::size_t max_states) {
-  return ex::Options{.max_states = max_states, .quiet = true};
+ex::ExploreOptions quiet(std::size_t max_states) {
+  return ex::ExploreOptions{.max_states = max_states, .quiet = true};
 }
 
 // A step result and a check result are different types: an invariant
 // cannot return a step failure, and apply cannot return a broken invariant.
-static_assert(!std::is_convertible_v<ex::Status, ex::Verdict>);
-static_assert(!std::is_constructible_v<ex::Verdict, ex::Status>);
-static_assert(!std::is_convertible_v<ex::Verdict, ex::Status>);
+static_assert(!std::is_convertible_v<ex::Status, ex::InvariantCheck>);
+static_assert(!std::is_constructible_v<ex::InvariantCheck, ex::Status>);
+static_assert(!std::is_convertible_v<ex::InvariantCheck, ex::Status>);
 
 // Grid with a second invariant, listed after the fixture's own.
 struct TwoRules : fixtures::Grid {
   [[nodiscard]] std::array<ex::Invariant<TwoRules>, 2> invariants() const {
     return {{{"x stays below 3", [](const TwoRules& g) { return g.world().x < 3; }},
-             {"y stays below 2", [](const TwoRules& g) -> ex::Verdict {
+             {"y stays below 2", [](const TwoRules& g) -> ex::InvariantCheck {
                 if (g.world().y >= 2)
-                  return ex::Verdict::fails("y is " + std::to_string(g.world().y));
+                  return ex::InvariantCheck::fails("y is " + std::to_string(g.world().y));
                 return true;
               }}}};
   }
@@ -45,7 +45,7 @@ struct TwoRules : fixtures::Grid {
 
 TEST(Invariants, AViolationCarriesTheNameItIsListedUnder) {
   TwoRules sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
   EXPECT_EQ(r.violation.invariant, "y stays below 2");
   EXPECT_EQ(r.violation.detail, "y is 2");
@@ -75,7 +75,7 @@ struct BadList : fixtures::Grid {
 
 TEST(Invariants, AnEmptyNameIsAUsageErrorNotAnUnnamedViolation) {
   BadList<0> sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   EXPECT_EQ(r.error,
             "merilo: invariants() lists an invariant with an empty name (number 2 of 2); every "
             "invariant needs the name violations report it under");
@@ -86,13 +86,13 @@ TEST(Invariants, AnEmptyNameIsAUsageErrorNotAnUnnamedViolation) {
 
 TEST(Invariants, ANameListedTwiceIsAUsageError) {
   BadList<1> sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   EXPECT_NE(r.error.find("lists \"twice\" twice (numbers 1 and 2)"), std::string::npos) << r.error;
 }
 
 TEST(Invariants, AMissingPredicateIsAUsageError) {
   BadList<2> sys;
-  const ex::Result r = ex::explore(sys, quiet(100));
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
   EXPECT_NE(r.error.find("lists \"no predicate\" without a predicate"), std::string::npos)
       << r.error;
   BadList<3> fine;
@@ -106,7 +106,7 @@ struct Troubled : fixtures::Grid {
     return fixtures::Grid::apply(k);
   }
   [[nodiscard]] std::array<ex::Invariant<Troubled>, 1> invariants() const {
-    return {{{"y is readable", [](const Troubled& t) -> ex::Verdict {
+    return {{{"y is readable", [](const Troubled& t) -> ex::InvariantCheck {
                 if (t.world().y >= 2) throw std::runtime_error("y overflowed");
                 return true;
               }}}};
@@ -115,7 +115,7 @@ struct Troubled : fixtures::Grid {
 
 TEST(StepRoutine, ExploreAndReplayReportTheSameFailedStep) {
   Troubled sys;
-  const ex::Result found = ex::explore(sys, quiet(100));
+  const ex::ExploreResult found = ex::explore(sys, quiet(100));
   // Level 2 is expanded from {0} before {1}: the refused step comes first.
   ASSERT_EQ(found.violation.kind, ViolationKind::apply_error);
   EXPECT_EQ(found.violation.trace, (Trace{fixtures::Grid::kRight, fixtures::Grid::kUp}));
@@ -171,15 +171,15 @@ TEST(DeterminismSample, ZeroNeverReplaysARestoredWorld) {
   // Clocked leaks a hidden clock into its world: only a replay from reset
   // can see it, so with no replays the restore search runs to the end.
   fixtures::Clocked sys;
-  ex::Options options = quiet(100);
+  ex::ExploreOptions options = quiet(100);
   options.mode = ex::Mode::restore;
   options.determinism_sample = 0;
-  const ex::Result unchecked = ex::explore(sys, options);
+  const ex::ExploreResult unchecked = ex::explore(sys, options);
   EXPECT_FALSE(unchecked.violation.found()) << unchecked.violation.describe();
   EXPECT_TRUE(unchecked.complete);
   EXPECT_EQ(unchecked.states, 4u);
   options.determinism_sample = 1;
-  const ex::Result checked = ex::explore(sys, options);
+  const ex::ExploreResult checked = ex::explore(sys, options);
   EXPECT_EQ(checked.violation.kind, ViolationKind::nondeterminism);
   // The default (64) replays the first 1024 worlds, so it catches it too.
   options.determinism_sample = 64;

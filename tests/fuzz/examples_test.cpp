@@ -22,7 +22,7 @@ namespace fz = merilo::fuzz;
 // exactly those kinds, all of them decided by the input's own choices.
 template <class S>
 void expect_round_trips(S sys, std::size_t expected_traces) {
-  const ex::Result search = ex::explore(sys, {.max_states = 100'000, .quiet = true});
+  const ex::ExploreResult search = ex::explore(sys, {.max_states = 100'000, .quiet = true});
   ASSERT_TRUE(search.error.empty()) << search.error;
   ASSERT_EQ(search.tuple_traces.size(), expected_traces);
   for (const ex::Trace& t : search.tuple_traces) {

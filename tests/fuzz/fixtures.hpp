@@ -70,11 +70,11 @@ class Recorder {
   }
   [[nodiscard]] std::string describe(ex::Kind k) const { return "kind " + std::to_string(k); }
   [[nodiscard]] std::array<ex::Invariant<Recorder>, 1> invariants() const {
-    return {{{"sound", [](const Recorder& r) -> ex::Verdict {
-                if (r.broken_initially) return ex::Verdict::fails("broken from the start");
+    return {{{"sound", [](const Recorder& r) -> ex::InvariantCheck {
+                if (r.broken_initially) return ex::InvariantCheck::fails("broken from the start");
                 for (std::size_t i = 0; i < r.world_.steps; ++i) {
                   if (r.world_.taken[i] == r.poison)
-                    return ex::Verdict::fails("took the poison kind");
+                    return ex::InvariantCheck::fails("took the poison kind");
                 }
                 return true;
               }}}};

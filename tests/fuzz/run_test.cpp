@@ -22,7 +22,7 @@ TEST(FuzzRun, TakesEachChoiceThatNamesAnEnabledKindAsItIs) {
   EXPECT_TRUE(r.ok()) << r.describe();
   EXPECT_EQ(r.trace, (Trace{3, 1, 1, 0, 2}));
   EXPECT_EQ(r.input_steps, 5u);
-  EXPECT_EQ(r.stop, fz::Stop::max_depth);
+  EXPECT_EQ(r.stop, fz::RunEnd::max_depth);
 }
 
 TEST(FuzzRun, PicksAmongEnabledKindsByModuloForAnyOtherChoice) {
@@ -56,7 +56,7 @@ TEST(FuzzRun, TheDrainTakesTheLowestEnabledUnmaskedKindUntilSettled) {
   EXPECT_EQ(r.trace, (Trace{3, 2, 1, 1, 1}));
   EXPECT_EQ(r.input_steps, 2u);
   EXPECT_EQ(r.drained(), 3u);
-  EXPECT_EQ(r.stop, fz::Stop::settled);
+  EXPECT_EQ(r.stop, fz::RunEnd::settled);
 }
 
 TEST(FuzzRun, TheInputsOwnChoicesGoOnPastASettledWorld) {
@@ -64,7 +64,7 @@ TEST(FuzzRun, TheInputsOwnChoicesGoOnPastASettledWorld) {
   sys.settled_from = 1;
   const fz::Run r = fz::run(sys, Bytes{0x00, 2, 2, 2}, 20);
   EXPECT_EQ(r.trace, (Trace{2, 2, 2}));
-  EXPECT_EQ(r.stop, fz::Stop::settled);
+  EXPECT_EQ(r.stop, fz::RunEnd::settled);
   EXPECT_EQ(r.drained(), 0u);
 }
 
@@ -75,14 +75,14 @@ TEST(FuzzRun, TheDrainStopsWhenNothingIsEnabledInASettledWorld) {
   EXPECT_TRUE(r.ok()) << r.describe();
   EXPECT_EQ(r.trace, (Trace{0, 0, 0, 0}));
   EXPECT_EQ(r.input_steps, 0u);
-  EXPECT_EQ(r.stop, fz::Stop::quiescent);
+  EXPECT_EQ(r.stop, fz::RunEnd::quiescent);
 }
 
 TEST(FuzzRun, MaxDepthBoundsTheWholeRunDrainIncluded) {
   fixtures::Recorder sys;
   const fz::Run drained = fz::run(sys, Bytes{0x00, 1}, 3);
   EXPECT_EQ(drained.trace, (Trace{1, 0, 0}));
-  EXPECT_EQ(drained.stop, fz::Stop::max_depth);
+  EXPECT_EQ(drained.stop, fz::RunEnd::max_depth);
   const fz::Run cut = fz::run(sys, Bytes{0x00, 1, 2, 3, 1, 2}, 2);
   EXPECT_EQ(cut.trace, (Trace{1, 2}));
   EXPECT_EQ(cut.input_steps, 2u);
@@ -92,7 +92,7 @@ TEST(FuzzRun, MaxDepthIsRequired) {
   fixtures::Recorder sys;
   const fz::Run r = fz::run(sys, Bytes{0x00, 1}, 0);
   EXPECT_FALSE(r.ok());
-  EXPECT_EQ(r.stop, fz::Stop::error);
+  EXPECT_EQ(r.stop, fz::RunEnd::error);
   EXPECT_NE(r.error.find("max_depth is required"), std::string::npos) << r.error;
   EXPECT_TRUE(r.trace.empty());
 }
@@ -104,7 +104,7 @@ TEST(FuzzRun, ChecksTheInvariantsAfterEveryStep) {
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
   EXPECT_EQ(r.violation.invariant, "sound");
   EXPECT_EQ(r.violation.trace, (Trace{1, 2}));
-  EXPECT_EQ(r.stop, fz::Stop::violation);
+  EXPECT_EQ(r.stop, fz::RunEnd::violation);
 }
 
 TEST(FuzzRun, ChecksTheInitialWorld) {
@@ -166,7 +166,7 @@ TEST(FuzzRun, RefusesReEntryFromAnAdapterCallback) {
   sys.reenters = true;
   const fz::Run r = fz::run(sys, Bytes{0x00, 0}, 1);
   EXPECT_TRUE(r.ok()) << r.describe();
-  EXPECT_EQ(sys.inner_.stop, fz::Stop::error);
+  EXPECT_EQ(sys.inner_.stop, fz::RunEnd::error);
   EXPECT_NE(sys.inner_.error.find("refused re-entry"), std::string::npos) << sys.inner_.error;
 }
 

@@ -88,7 +88,7 @@ TEST(ParallelMachine, AWrongAnswerInThePrefixIsAMachineResponseViolation) {
   b.deny_all = true;
   b.acquires_only = true;
   const auto spec = parallel::machine_spec(b);
-  const parallel::Config config{.seed = 4};
+  const parallel::CheckConfig config{.seed = 4};
   std::size_t run = 0;  // the first run whose case starts with a prefix
   while (parallel::generate_case(spec, config, run).drawn.prefix.empty()) ++run;
   const auto r = parallel::check_run(spec, config, run);

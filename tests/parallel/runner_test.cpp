@@ -272,7 +272,7 @@ TEST(ParallelRunner, RefusesReentryFromARacingThreadAndFromTheCheckingThread) {
 
 TEST(ParallelRunner, UsageErrorsNameTheFieldAndRunNothing) {
   probe::Spec spec;
-  const auto expect_error = [&](const parallel::Config& config, const std::string& field) {
+  const auto expect_error = [&](const parallel::CheckConfig& config, const std::string& field) {
     const auto r = parallel::check(spec, config);
     EXPECT_NE(r.error.find(field), std::string::npos) << r.error;
     EXPECT_FALSE(r.failure.has_value());

@@ -30,7 +30,7 @@ struct Counters {
 
 int main() {
   Counters sys;
-  const ex::Result r = ex::explore(sys, {.max_states = 100, .require_complete = true});
+  const ex::ExploreResult r = ex::explore(sys, {.max_states = 100, .require_complete = true});
   const bool replayed = ex::replay(sys, {0, 1, 1}).ok();
   if (!r.ok() || r.states != 9 || r.depth != 4 || !replayed) {
     std::printf("consumer: unexpected result: %s\n", r.summary().c_str());

@@ -63,9 +63,9 @@ inline std::string pinned_name(explore::ViolationKind kind) {
 /// truncation when `options.require_complete` is set. Returns the result for
 /// further assertions.
 template <explore::System S>
-explore::Result explore(S& sys, const explore::Options& options,
-                        const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  explore::Result r = explore::explore(sys, options);
+explore::ExploreResult explore(S& sys, const explore::ExploreOptions& options,
+                               const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  explore::ExploreResult r = explore::explore(sys, options);
   if (!r.error.empty()) {
     ADD_FAILURE_AT(file, line) << r.error;
     return r;

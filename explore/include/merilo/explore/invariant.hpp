@@ -7,8 +7,8 @@
 // hold under the name it is listed with. The name lives beside the check,
 // so a violation cannot carry a name the system does not list.
 //
-// A predicate returns a `Verdict`: it holds (`true`, or `Verdict{}`), or it
-// does not and says how (`Verdict::fails("2 passed, 1 paid")`). It cannot
+// A predicate returns a `InvariantCheck`: it holds (`true`, or `InvariantCheck{}`), or it
+// does not and says how (`InvariantCheck::fails("2 passed, 1 paid")`). It cannot
 // return a step failure: step results are `Status` (system.hpp), a separate
 // type.
 //
@@ -17,7 +17,7 @@
 // clang-format off
 //   [[nodiscard]] std::array<merilo::explore::Invariant<System>, 1> invariants() const {
 //     return {{{"no one passes without paying", [](const System& s) {
-//       return s.world_.passed <= s.world_.paid;  // or a merilo::explore::Verdict
+//       return s.world_.passed <= s.world_.paid;  // or a merilo::explore::InvariantCheck
 //     }}}};
 //   }
 // clang-format on
@@ -31,7 +31,7 @@
 #define MERILO_EXPLORE_INVARIANT_HPP
 
 #include <concepts>     // std::default_initializable, std::convertible_to
-#include <string>       // Verdict::detail
+#include <string>       // InvariantCheck::detail
 #include <string_view>  // Invariant::name
 #include <type_traits>  // std::is_empty_v, std::invoke_result_t
 #include <utility>      // std::move
@@ -40,17 +40,17 @@ namespace merilo::explore {
 
 /// What an invariant's predicate says about the current world: it holds, or
 /// it does not and `detail` says how.
-class [[nodiscard]] Verdict {
+class [[nodiscard]] InvariantCheck {
  public:
   /// Holds.
-  Verdict() = default;
+  InvariantCheck() = default;
   /// Holds when `holds` is true; fails with no detail otherwise. Implicit,
   /// so a predicate may `return paid >= passed;`.
-  Verdict(bool holds) : holds_(holds) {}  // NOLINT(google-explicit-constructor)
+  InvariantCheck(bool holds) : holds_(holds) {}  // NOLINT(google-explicit-constructor)
 
   /// Does not hold; `detail` says how ("2 passed, 1 paid").
-  static Verdict fails(std::string detail) {
-    Verdict v(false);
+  static InvariantCheck fails(std::string detail) {
+    InvariantCheck v(false);
     v.detail_ = std::move(detail);
     return v;
   }
@@ -70,19 +70,19 @@ class [[nodiscard]] Verdict {
 template <class S>
 struct Invariant {
   /// The predicate's type: whether the invariant holds in the world `s` is in.
-  using Predicate = Verdict (*)(const S& s);
+  using Predicate = InvariantCheck (*)(const S& s);
 
   /// An invariant without a predicate (refused when a search starts).
   constexpr Invariant() = default;
   /// `name` checked by `holds`.
   constexpr Invariant(std::string_view name_, Predicate holds_) : name(name_), holds(holds_) {}
-  /// `name` checked by a captureless lambda returning a `Verdict` or a
+  /// `name` checked by a captureless lambda returning a `InvariantCheck` or a
   /// `bool`, e.g. `[](const System& s) { return s.paid() >= s.passed(); }`.
   template <class F>
   requires std::is_empty_v<F> && std::default_initializable<F> &&
-      std::convertible_to<std::invoke_result_t<const F&, const S&>, Verdict>
+      std::convertible_to<std::invoke_result_t<const F&, const S&>, InvariantCheck>
   constexpr Invariant(std::string_view name_, F)
-      : name(name_), holds([](const S& s) -> Verdict { return F{}(s); }) {}
+      : name(name_), holds([](const S& s) -> InvariantCheck { return F{}(s); }) {}
 
   /// How violations and summary lines name it. Non-empty, unique, and alive
   /// as long as the system (a string literal).

@@ -119,7 +119,7 @@ class Stepper {
     std::size_t i = 0;
     try {
       for (; i < holds_.size(); ++i) {
-        Verdict v = holds_[i](*sys_);
+        InvariantCheck v = holds_[i](*sys_);
         if (!v.holds()) {
           out =
               Violation{ViolationKind::invariant, copy(trace), names_[i], std::string(v.detail())};

@@ -45,7 +45,7 @@
 namespace merilo::fuzz {
 
 /// Why a run stopped. `none` (zero) only in a run that did not start.
-enum class Stop : std::uint8_t {
+enum class RunEnd : std::uint8_t {
   none = 0,
   violation,  ///< A rule broke; see `Run::violation`.
   settled,    ///< The choices ran out and the drain reached a settled world.
@@ -55,7 +55,7 @@ enum class Stop : std::uint8_t {
 };
 
 /// "violation", "settled", ...
-[[nodiscard]] std::string_view name(Stop stop) noexcept;
+[[nodiscard]] std::string_view name(RunEnd stop) noexcept;
 
 /// What one input did.
 struct Run {
@@ -70,7 +70,7 @@ struct Run {
   /// were drained.
   std::size_t input_steps = 0;
   /// Why the run stopped.
-  Stop stop = Stop::none;
+  RunEnd stop = RunEnd::none;
   /// The rule broken, if any.
   explore::Violation violation;
 

@@ -59,7 +59,7 @@ struct TargetOptions {
   std::size_t max_depth = 0;
   /// The search that seeds the corpus (`-merilo_seed=DIR`). Its `max_states`
   /// is required to seed.
-  explore::Options explore{};
+  explore::ExploreOptions explore{};
 };
 
 /// What seeding did.
@@ -67,7 +67,7 @@ struct Seeded {
   /// A usage error or an I/O error; nothing (or not everything) was written.
   std::string error;
   /// The search that produced the seeds.
-  explore::Result search;
+  explore::ExploreResult search;
   /// Seed files written.
   std::size_t written = 0;
   /// Seeds whose schedule is longer than `max_depth` (they are written, but
@@ -155,7 +155,7 @@ struct CrashReport {
 /// The seeding summary line, or the report of the violation it found.
 [[nodiscard]] std::string seed_summary(const std::string& target, const std::string& dir,
                                        std::size_t written, std::size_t too_long,
-                                       std::size_t max_depth, const explore::Result& search);
+                                       std::size_t max_depth, const explore::ExploreResult& search);
 /// The value of flag `-<name>=VALUE` in argv, or "" when absent.
 [[nodiscard]] std::string flag(int argc, char** argv, std::string_view name);
 /// Parses the value of `-merilo_max_states=N` into `out`; returns "" or the

@@ -57,7 +57,7 @@
 #include <cstdint>   // std::int64_t, std::uint64_t
 #include <optional>  // NextCall::violation
 #include <span>      // the histories
-#include <string>    // Result::error
+#include <string>    // CheckResult::error
 #include <vector>    // History, orders
 
 #include <merilo/linearize/model.hpp>
@@ -114,7 +114,7 @@ struct Explanation {
 /// verdict, stop, evaluations, cache_entries — the ruled-out states
 /// remembered —, error, ok()) and the order or dead end.
 template <class V>
-struct Result : SearchResult {
+struct CheckResult : SearchResult {
   /// When linearizable: every call, in an order that satisfies the model.
   std::vector<CallRef> order;
   /// When not linearizable: the deepest dead end. When undecided: the
@@ -124,7 +124,7 @@ struct Result : SearchResult {
 
 /// Checks that `histories` (one per thread) are linearizable with respect to
 /// `spec` from `initial`, spending at most `budget` postcondition
-/// evaluations, and returns a `Result<V>` (`V` = `violation_t<S, M, C, R>`).
+/// evaluations, and returns a `CheckResult<V>` (`V` = `violation_t<S, M, C, R>`).
 /// See the top of this file.
 ///
 /// NOTE: a model that is not a `Model`, or a spec that is not a

@@ -1,7 +1,7 @@
 // merilo/linearize/format.hpp — readable text for a check() result.
 //
 // `explain(result, total_calls, describe_call, describe_violation)` renders
-// a `Result` from `check` as a few lines for a test report: the verdict, the
+// a `CheckResult` from `check` as a few lines for a test report: the verdict, the
 // order (or the longest placed prefix, of `total_calls`), and at a dead end
 // each thread's next call with the reason it could not go next. The two callbacks turn a `CallRef`
 // and a violation into text; the layout is merilo's.
@@ -74,7 +74,7 @@ struct ResultText {
 /// callbacks may throw only what `explain` may throw (it is a reporting
 /// helper, not a merilo entry point).
 template <class V, class DescribeCall, class DescribeViolation>
-[[nodiscard]] std::string explain(const Result<V>& result, std::size_t total_calls,
+[[nodiscard]] std::string explain(const CheckResult<V>& result, std::size_t total_calls,
                                   DescribeCall&& describe_call,
                                   DescribeViolation&& describe_violation) {
   detail::ResultText text;

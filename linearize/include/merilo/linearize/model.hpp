@@ -93,7 +93,7 @@ using violation_t = typename std::remove_cvref_t<decltype(std::declval<const S&>
 
 /// What a check concluded.
 enum class Verdict : std::uint8_t {
-  linearizable,      ///< An order was found; `Result::order` holds it.
+  linearizable,      ///< An order was found; `CheckResult::order` holds it.
   not_linearizable,  ///< Every order was ruled out; the explanation says where it stuck.
   undecided,         ///< The budget (or time) ran out first. Never a pass.
   usage_error,       ///< The input broke a rule of the API; `error` says which.
@@ -111,7 +111,7 @@ enum class SearchStop : std::uint8_t {
 };
 
 /// What every check's result says, whichever checker ran: `check` returns
-/// a `Result<V>` and `check_history` a `HistoryResult<V>`, both built on
+/// a `CheckResult<V>` and `check_history` a `HistoryResult<V>`, both built on
 /// this.
 struct SearchResult {
   Verdict verdict = Verdict::undecided;  ///< What the check concluded.

@@ -58,7 +58,7 @@ enum class Evidence : std::uint8_t {
 
 /// The fields of a failure that do not depend on the command type.
 struct FailureCore {
-  std::uint64_t seed = 0;  ///< `Config::seed` of the check.
+  std::uint64_t seed = 0;  ///< `CheckConfig::seed` of the check.
   std::size_t run = 0;     ///< The failing run (0-based).
   /// The generation settings actually used (after clamping), needed to
   /// reproduce the run.

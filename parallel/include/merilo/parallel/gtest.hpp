@@ -30,8 +30,8 @@ namespace merilo::testing {
 /// result for further assertions.
 template <class S>
 requires parallel::Spec<std::remove_cvref_t<S>>
-    parallel::Result<parallel::command_t<S>, parallel::response_t<S>> parallel_check(
-        S&& spec, const parallel::Config& config, const char* file = __builtin_FILE(),
+    parallel::CheckResult<parallel::command_t<S>, parallel::response_t<S>> parallel_check(
+        S&& spec, const parallel::CheckConfig& config, const char* file = __builtin_FILE(),
         int line = __builtin_LINE()) {
   auto r = parallel::check(std::forward<S>(spec), config);
   if (!r.error.empty()) {

@@ -62,7 +62,7 @@
 #define MERILO_PARALLEL_PARALLEL_HPP
 
 #include <cstddef>      // std::size_t
-#include <optional>     // Result::failure
+#include <optional>     // CheckResult::failure
 #include <string>       // usage errors
 #include <type_traits>  // std::remove_cvref_t
 
@@ -80,8 +80,8 @@ using response_t = typename std::remove_cvref_t<S>::response_type;
 
 /// What `check` and `check_run` found.
 template <class Cmd, class Resp>
-struct Result {
-  /// A usage error ("Config::seed is required", ...). When set nothing ran.
+struct CheckResult {
+  /// A usage error ("CheckConfig::seed is required", ...). When set nothing ran.
   std::string error;
   /// Runs drawn (the failing one included).
   std::size_t runs = 0;
@@ -107,27 +107,28 @@ struct Generated {
 /// failing one.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] Result<command_t<S>, response_t<S>> check(S&& spec, const Config& config);
+[[nodiscard]] CheckResult<command_t<S>, response_t<S>> check(S&& spec, const CheckConfig& config);
 
 /// Runs run `run` of the check `config` describes, alone (and shrinks it if
 /// it fails): the same case as in `check`. The race may go differently.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] Result<command_t<S>, response_t<S>> check_run(S&& spec, const Config& config,
-                                                            std::size_t run);
+[[nodiscard]] CheckResult<command_t<S>, response_t<S>> check_run(S&& spec,
+                                                                 const CheckConfig& config,
+                                                                 std::size_t run);
 
 /// The case run `run` draws, without building a system or starting a
 /// thread. Equal to that run's `Failure::original`.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] Generated<command_t<S>> generate_case(S&& spec, const Config& config,
+[[nodiscard]] Generated<command_t<S>> generate_case(S&& spec, const CheckConfig& config,
                                                     std::size_t run);
 
 namespace detail {
 /// The usage error of `config` ("" when it is usable).
-[[nodiscard]] std::string config_error(const Config& config);
+[[nodiscard]] std::string config_error(const CheckConfig& config);
 /// `config` with `branches` and `max_branch` clamped.
-[[nodiscard]] Config clamped(const Config& config);
+[[nodiscard]] CheckConfig clamped(const CheckConfig& config);
 }  // namespace detail
 
 }  // namespace merilo::parallel

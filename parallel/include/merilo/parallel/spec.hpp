@@ -10,7 +10,7 @@
 //
 // A `Case` is a sequential `prefix` (it sets the system up, call by call)
 // followed by `branches`, each a list of commands that one thread runs
-// while the others run theirs. `Config` says how many cases to draw and
+// while the others run theirs. `CheckConfig` says how many cases to draw and
 // how big they may be.
 //
 // Example (a counter shared by the threads):
@@ -47,12 +47,12 @@
 #ifndef MERILO_PARALLEL_SPEC_HPP
 #define MERILO_PARALLEL_SPEC_HPP
 
-#include <chrono>       // Config::deadline
+#include <chrono>       // CheckConfig::deadline
 #include <concepts>     // the Spec concept
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint64_t
-#include <functional>   // Config::shrink_stop
-#include <optional>     // MaybeViolation, Config::seed
+#include <functional>   // CheckConfig::shrink_stop
+#include <optional>     // MaybeViolation, CheckConfig::seed
 #include <string_view>  // tag constants
 #include <vector>       // Case
 
@@ -69,10 +69,10 @@ using statem::MaybeViolation;
 
 /// The branches' histories have no order the model allows.
 inline constexpr std::string_view kNotLinearizableTag = "statem.not_linearizable";
-/// The checker spent `Config::search_budget` before deciding (a failure,
+/// The checker spent `CheckConfig::search_budget` before deciding (a failure,
 /// never a pass).
 inline constexpr std::string_view kUndecidedTag = "statem.undecided";
-/// A branch was still running when `Config::deadline` passed.
+/// A branch was still running when `CheckConfig::deadline` passed.
 inline constexpr std::string_view kTimeoutTag = "statem.timeout";
 /// Generation ended with fewer than two non-empty branches: nothing raced.
 inline constexpr std::string_view kNoRaceTag = "statem.no_race";
@@ -81,7 +81,7 @@ inline constexpr std::string_view kNoRaceTag = "statem.no_race";
 inline constexpr std::size_t kMinBranches = 2;
 /// See `kMinBranches`.
 inline constexpr std::size_t kMaxBranches = 3;
-/// `Config::max_branch` is clamped into [kMinBranchLength, kMaxBranchLength].
+/// `CheckConfig::max_branch` is clamped into [kMinBranchLength, kMaxBranchLength].
 inline constexpr std::size_t kMinBranchLength = 1;
 /// See `kMinBranchLength`.
 inline constexpr std::size_t kMaxBranchLength = 6;
@@ -150,13 +150,13 @@ struct Case {
 };
 
 /// How a check runs. Build it with designated initialisers:
-///   parallel::Config{.seed = 42, .test_count = 200}
+///   parallel::CheckConfig{.seed = 42, .test_count = 200}
 ///
 /// NOTE: `branches` and `max_branch` are clamped (into
 /// [kMinBranches, kMaxBranches] and [kMinBranchLength, kMaxBranchLength]);
 /// a failure records the values actually used. Every other field out of
 /// range is a usage error.
-struct Config {
+struct CheckConfig {
   /// Required: a check without a seed is a usage error. Any 64-bit value.
   std::optional<std::uint64_t> seed = std::nullopt;
   /// Cases drawn per check; at least 1.

@@ -37,18 +37,19 @@ inline constexpr std::size_t kChunk = 64;
 
 /// In restore mode the first worlds are all replayed from reset, so a small
 /// system gets a full determinism check; after them, one in
-/// `Options::determinism_sample`.
+/// `ExploreOptions::determinism_sample`.
 inline constexpr std::uint32_t kAlwaysReplayed = 1024;
 
 /// The usage error for options that cannot run, or "" when they can.
-[[nodiscard]] std::string check_options(const Options& options, bool restorable, bool copyable);
+[[nodiscard]] std::string check_options(const ExploreOptions& options, bool restorable,
+                                        bool copyable);
 
 /// Progress on a terminal, and the summary line.
 class Log {
  public:
   explicit Log(std::FILE* out);
   void progress(std::size_t states, std::size_t depth);
-  void summary(const Result& result);
+  void summary(const ExploreResult& result);
 
  private:
   std::FILE* out_;
@@ -293,13 +294,13 @@ class Search {
  public:
   using W = world_t<S>;
 
-  Search(S& sys, const Options& options, bool restore)
+  Search(S& sys, const ExploreOptions& options, bool restore)
       : sys_(sys), options_(options), restore_(restore), stepper_(sys) {}
 
   /// A usage error in the system's invariant list, or "".
   [[nodiscard]] const std::string& error() const noexcept { return stepper_.error(); }
 
-  Result run() {
+  ExploreResult run() {
     result_.require_complete = options_.require_complete;
     result_.name = options_.name;
     result_.invariants = stepper_.names();
@@ -449,7 +450,7 @@ class Search {
     result_.violation = Violation{kind, std::move(trace), std::move(invariant), std::move(detail)};
   }
 
-  Result finish() {
+  ExploreResult finish() {
     std::vector<std::pair<std::string, std::uint32_t>> tuples(tuple_ids_.begin(), tuple_ids_.end());
     std::sort(tuples.begin(), tuples.end());
     for (auto& [tuple, id] : tuples) {
@@ -468,12 +469,12 @@ class Search {
   }
 
   S& sys_;
-  const Options& options_;
+  const ExploreOptions& options_;
   bool restore_;
   Stepper<S> stepper_;  // the initial world's checks; each worker has its own
   Log log_{options_.quiet ? nullptr : options_.log != nullptr ? options_.log : stderr};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  Result result_;
+  ExploreResult result_;
   FingerprintSet visited_;
   ParentLinks parents_;
   TupleIds tuple_ids_;
@@ -492,9 +493,9 @@ class Search {
 namespace merilo::explore {
 
 template <System S>
-Result explore(S& sys, const Options& options) {
+ExploreResult explore(S& sys, const ExploreOptions& options) {
   detail::check_system<S>();
-  Result refused;
+  ExploreResult refused;
   if (core::inside_merilo()) {
     refused.error = core::kReentryError;
     return refused;

@@ -19,12 +19,12 @@ Run Runner<S>::run(std::span<const std::uint8_t> input) {
     out.error = core::kReentryError;
   }
   if (!out.error.empty()) {
-    out.stop = Stop::error;
+    out.stop = RunEnd::error;
     return out;
   }
   core::EntryGuard guard;
   if (stepper_.start(out.violation) == explore::StepEnd::broke) {
-    out.stop = Stop::violation;
+    out.stop = RunEnd::violation;
     return out;
   }
   const char* where = "kinds";
@@ -37,7 +37,7 @@ Run Runner<S>::run(std::span<const std::uint8_t> input) {
                      out.trace,
                      {},
                      core::crash_detail(where, std::current_exception())};
-    out.stop = Stop::violation;
+    out.stop = RunEnd::violation;
   }
   return out;
 }
@@ -54,25 +54,25 @@ void Runner<S>::steps(Input& in, Run& out) {
     }
     if (enabled_.empty()) {
       if (sys_->settled()) {
-        out.stop = Stop::quiescent;
+        out.stop = RunEnd::quiescent;
       } else {
         out.violation = {ViolationKind::deadlock,
                          out.trace,
                          {},
                          "no kind is enabled and the system is not settled"};
-        out.stop = Stop::violation;
+        out.stop = RunEnd::violation;
       }
       return;
     }
     if (out.trace.size() >= max_depth_) {
-      out.stop = Stop::max_depth;
+      out.stop = RunEnd::max_depth;
       return;
     }
     std::uint64_t value = 0;
     if (!draining && !in.next(value)) draining = true;
     if (draining) {
       if (sys_->settled()) {
-        out.stop = Stop::settled;
+        out.stop = RunEnd::settled;
         return;
       }
       value = 0;
@@ -89,7 +89,7 @@ void Runner<S>::steps(Input& in, Run& out) {
     // The one step routine (explore/step.hpp): the kind joins the trace
     // before it is applied, so a violation's trace ends with its step.
     if (stepper_.take(k, &out.trace, out.violation) == explore::StepEnd::broke) {
-      out.stop = Stop::violation;
+      out.stop = RunEnd::violation;
       return;
     }
   }

@@ -108,8 +108,8 @@ class ShortSearch {
     for (const auto& h : histories) total_ += h.size();
   }
 
-  Result<V> run(const M& initial) {
-    Result<V> result;
+  CheckResult<V> run(const M& initial) {
+    CheckResult<V> result;
     frames_.push_back(Frame{initial, 0});
     while (!frames_.empty()) {
       if (order_.size() == total_) {
@@ -154,7 +154,7 @@ class ShortSearch {
     low = order_.size();
   }
 
-  Result<V> finish(Result<V> result) const {
+  CheckResult<V> finish(CheckResult<V> result) const {
     result.evaluations = evaluations_;
     result.cache_entries = memo_.size();
     return result;
@@ -277,7 +277,7 @@ auto check(const S& spec, const M& initial, std::span<const History<C, R>> histo
                 "linearize::check: the spec needs `std::optional<V> postcondition(const M&, "
                 "const C&, const R&) const` and `M next_model(const M&, const C&) const`");
   using V = violation_t<S, M, C, R>;
-  Result<V> result;
+  CheckResult<V> result;
   try {
     result.error = detail::validate_histories(histories);
     if (!result.error.empty()) {
@@ -287,15 +287,15 @@ auto check(const S& spec, const M& initial, std::span<const History<C, R>> histo
     detail::ShortSearch<S, M, C, R, V> search(spec, histories, budget);
     return search.run(initial);
   } catch (const std::bad_alloc&) {
-    result = Result<V>{};
+    result = CheckResult<V>{};
     result.verdict = Verdict::crashed;
     result.error = "out of memory";
   } catch (const std::exception& e) {
-    result = Result<V>{};
+    result = CheckResult<V>{};
     result.verdict = Verdict::crashed;
     result.error = std::string("the spec or model threw: ") + e.what();
   } catch (...) {
-    result = Result<V>{};
+    result = CheckResult<V>{};
     result.verdict = Verdict::crashed;
     result.error = "the spec or model threw a non-standard exception";
   }

@@ -20,8 +20,8 @@ namespace detail {
 
 /// Runs [first, last) (config checked and clamped) into `result`.
 template <class S>
-void run_range(const std::shared_ptr<S>& spec, const Config& config, std::size_t first,
-               std::size_t last, Result<command_of<S>, response_of<S>>& result) {
+void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::size_t first,
+               std::size_t last, CheckResult<command_of<S>, response_of<S>>& result) {
   using Cmd = command_of<S>;
   using Resp = response_of<S>;
   Crew crew;
@@ -73,15 +73,16 @@ void run_range(const std::shared_ptr<S>& spec, const Config& config, std::size_t
 }
 
 template <class S>
-Result<command_of<S>, response_of<S>> check_range(std::shared_ptr<S> spec, const Config& config,
-                                                  std::size_t first, std::size_t last) {
-  Result<command_of<S>, response_of<S>> result;
+CheckResult<command_of<S>, response_of<S>> check_range(std::shared_ptr<S> spec,
+                                                       const CheckConfig& config, std::size_t first,
+                                                       std::size_t last) {
+  CheckResult<command_of<S>, response_of<S>> result;
   run_range(spec, config, first, last, result);
   return result;
 }
 
 /// A usage error of an entry point, or "" (re-entry, then the config).
-inline std::string entry_error(const Config& config) {
+inline std::string entry_error(const CheckConfig& config) {
   if (core::inside_merilo()) return core::kReentryError;
   return config_error(config);
 }
@@ -89,44 +90,43 @@ inline std::string entry_error(const Config& config) {
 }  // namespace detail
 
 template <class S>
-requires Spec<std::remove_cvref_t<S>> Result<command_t<S>, response_t<S>> check(
-    S&& spec, const Config& config) {
+requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> check(
+    S&& spec, const CheckConfig& config) {
   using Spec_ = std::remove_cvref_t<S>;
   if (std::string e = detail::entry_error(config); !e.empty()) {
-    Result<command_t<S>, response_t<S>> r;
+    CheckResult<command_t<S>, response_t<S>> r;
     r.error = std::move(e);
     return r;
   }
   core::EntryGuard guard;
-  const Config c = detail::clamped(config);
+  const CheckConfig c = detail::clamped(config);
   return detail::check_range(std::make_shared<Spec_>(std::forward<S>(spec)), c, 0, c.test_count);
 }
 
 template <class S>
-requires Spec<std::remove_cvref_t<S>> Result<command_t<S>, response_t<S>> check_run(
-    S&& spec, const Config& config, std::size_t run) {
+requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> check_run(
+    S&& spec, const CheckConfig& config, std::size_t run) {
   using Spec_ = std::remove_cvref_t<S>;
   if (std::string e = detail::entry_error(config); !e.empty()) {
-    Result<command_t<S>, response_t<S>> r;
+    CheckResult<command_t<S>, response_t<S>> r;
     r.error = std::move(e);
     return r;
   }
   core::EntryGuard guard;
-  const Config c = detail::clamped(config);
+  const CheckConfig c = detail::clamped(config);
   return detail::check_range(std::make_shared<Spec_>(std::forward<S>(spec)), c, run, run + 1);
 }
 
 template <class S>
-requires Spec<std::remove_cvref_t<S>> Generated<command_t<S>> generate_case(S&& spec,
-                                                                            const Config& config,
-                                                                            std::size_t run) {
+requires Spec<std::remove_cvref_t<S>> Generated<command_t<S>> generate_case(
+    S&& spec, const CheckConfig& config, std::size_t run) {
   Generated<command_t<S>> out;
   if (std::string e = detail::entry_error(config); !e.empty()) {
     out.error = std::move(e);
     return out;
   }
   core::EntryGuard guard;
-  const Config c = detail::clamped(config);
+  const CheckConfig c = detail::clamped(config);
   std::remove_cvref_t<S> own(std::forward<S>(spec));
   auto drawn = detail::draw_case(own, c, run);
   out.drawn = std::move(drawn.c);

@@ -88,7 +88,7 @@ void tear_down(S& spec, std::optional<sut_of<S>>& sut) noexcept {
 /// Runs the branches on `crew` and judges them; fills `out`. The system is
 /// in `arena`; the caller tears it down unless `out.left_alive`.
 template <class S>
-void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const Config& config,
+void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig& config,
           const model_of<S>& model, Outcome<command_of<S>, response_of<S>>& out) {
   const std::size_t n = arena->branches.size();
   arena->histories.resize(n);
@@ -136,7 +136,7 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const Config& conf
     case Judged::undecided:
       out.violation =
           statem::Violation{std::string(kUndecidedTag),
-                            j.error.empty() ? "the checker spent Config::search_budget (" +
+                            j.error.empty() ? "the checker spent CheckConfig::search_budget (" +
                                                   std::to_string(config.search_budget) +
                                                   " evaluations) without deciding"
                                             : "the checker refused the histories: " + j.error};
@@ -154,7 +154,8 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const Config& conf
 /// One execution of `c` (see the top of this file).
 template <class S>
 Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, Crew& crew,
-                                               const Config& config, const Case<command_of<S>>& c) {
+                                               const CheckConfig& config,
+                                               const Case<command_of<S>>& c) {
   Outcome<command_of<S>, response_of<S>> out;
   S& s = *spec;
   std::optional<model_of<S>> model;

@@ -162,7 +162,8 @@ struct Drawn {
 template <class S>
 std::vector<std::vector<command_of<S>>> draw_branches(S& spec, statem::Rng& rng,
                                                       const model_of<S>& model,
-                                                      const Config& config, MaybeViolation& crash) {
+                                                      const CheckConfig& config,
+                                                      MaybeViolation& crash) {
   std::vector<std::vector<command_of<S>>> branches(config.branches);
   for (auto& branch : branches) {
     statem::Rng own = rng.split();
@@ -176,7 +177,7 @@ std::vector<std::vector<command_of<S>>> draw_branches(S& spec, statem::Rng& rng,
 
 /// Run `run`'s case (config already clamped and checked): see parallel.hpp.
 template <class S>
-Drawn<command_of<S>> draw_case(S& spec, const Config& config, std::size_t run) {
+Drawn<command_of<S>> draw_case(S& spec, const CheckConfig& config, std::size_t run) {
   using Cmd = command_of<S>;
   Drawn<Cmd> d;
   statem::Rng rng{statem::run_seed(*config.seed, run)};

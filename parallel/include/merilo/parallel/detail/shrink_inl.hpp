@@ -33,7 +33,7 @@ void take_evidence(Failure<Cmd, Resp>& f, Outcome<Cmd, Resp>&& o) {
 
 /// Greedy shrinking of `f.shrunk` (which failed with `f.violation.tag`).
 template <class S>
-void shrink(const std::shared_ptr<S>& spec, Crew& crew, const Config& config,
+void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckConfig& config,
             Failure<command_of<S>, response_of<S>>& f) {
   const std::string tag = f.violation.tag;
   const std::size_t attempts = std::max<std::size_t>(1, config.shrink_retries);
