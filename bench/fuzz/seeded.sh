@@ -9,13 +9,13 @@
 # matter); when they are missing it says so and exits 0, so `make bench`
 # still runs the rest. Deterministic: fixed libFuzzer -seed values, -runs
 # caps, no time limits. Environment: SEEDS (default 1..21), TARGET (default
-# relay_two_bit_sequence_fuzz), CAP (most executions per run, default
+# relay_short_sequence_fuzz), CAP (most executions per run, default
 # 5000000; a run that reaches it counts as CAP, marked +), FUZZ_BUILD
 # (default build-fuzz-plain), FUZZ_SANITIZE (default none).
 set -euo pipefail
 cd "@PROJECT_SOURCE_DIR@"
 SEEDS=${SEEDS:-$(seq -s ' ' 1 21)}
-TARGET=${TARGET:-relay_two_bit_sequence_fuzz}
+TARGET=${TARGET:-relay_short_sequence_fuzz}
 CAP=${CAP:-5000000}
 export FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz-plain}
 export FUZZ_SANITIZE=${FUZZ_SANITIZE:-none}

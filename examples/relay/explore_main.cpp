@@ -1,5 +1,5 @@
 // explore_main.cpp — `make explore` for the relay: the fixed relay explored
-// to the end, then the seeded two-bit sequence found.
+// to the end, then the seeded short sequence found.
 #include <cstdio>
 
 #include <merilo/explore/explore.hpp>
@@ -11,9 +11,9 @@ int main() {
   relay::System<> fixed;
   const auto ok = merilo::explore::explore(
       fixed, {.max_states = 100'000, .require_complete = true, .name = "relay"});
-  relay::System<relay::Bug::two_bit_sequence> buggy;
+  relay::System<relay::Bug::short_sequence> buggy;
   const auto found = merilo::explore::explore(
-      buggy, {.max_states = 100'000, .name = "relay, seeded two-bit sequence"});
+      buggy, {.max_states = 100'000, .name = "relay, seeded short sequence"});
   if (found.violation.found()) {
     std::fputs(merilo::explore::format(buggy, found.violation.trace).c_str(), stderr);
   }

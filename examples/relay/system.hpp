@@ -10,17 +10,17 @@
 // array and may deliver or lose any of them next. kMessages messages are
 // sent in all.
 //
-// The seeded bug, `Bug::two_bit_sequence`, puts only the low two bits of
-// the sequence number on the wire, as a 2-bit header field would. It is
-// harmless as long as no copy outlives four newer messages — and a
+// The seeded bug, `Bug::short_sequence`, puts only the low three bits of
+// the sequence number on the wire, as a 3-bit header field would. It is
+// harmless as long as no copy outlives eight newer messages — and a
 // retransmitted copy can: a copy of message 0 that is still in flight when
-// the receiver expects message 4 is taken as message 4, and the stream is
-// out of order. The explorer's shortest trace is 10 steps: a timeout, then
-// messages 0 to 3 and their acks delivered past the stale copy, then the
-// stale copy. A fuzzer needs every one of those choices: the drain always
-// delivers the lowest slot — the stale copy, too early — and masking that
-// slot keeps the stale copy out for good. See docs/fuzz.md ("A bug deep
-// beyond the search").
+// the receiver expects message 8 is taken as message 8, and the stream is
+// out of order. The explorer's shortest trace is 17 steps: message 0
+// delivered, a timeout (the stale copy), then messages 1 to 7 and acks 0 to
+// 6 delivered past the stale copy, then the stale copy. A fuzzer needs
+// every one of those choices: the drain always delivers the lowest slot —
+// the stale copy, too early — and masking that slot keeps the stale copy
+// out for good. See docs/fuzz.md ("A bug deep beyond the search").
 //
 // Kinds, in this order: deliver slot i (0..3), the sender's timeout (4),
 // lose slot i (5..8).
@@ -46,7 +46,7 @@ namespace ex = merilo::explore;
 /// The seeded bugs.
 enum class Bug : std::uint8_t {
   none,
-  two_bit_sequence,  ///< Only the low two bits of the sequence go on the wire.
+  short_sequence,  ///< Only the low three bits of the sequence go on the wire.
 };
 
 /// A message's type; `none` marks an empty slot. Data sorts first.
@@ -66,7 +66,7 @@ struct Message {
 template <Bug bug = Bug::none>
 class System {
  public:
-  static constexpr std::uint8_t kMessages = 6;
+  static constexpr std::uint8_t kMessages = 10;
   static constexpr std::size_t kSlots = 4;
   static constexpr ex::Kind kDeliver = 0;
   static constexpr ex::Kind kTimeout = kDeliver + kSlots;
@@ -141,7 +141,7 @@ class System {
  private:
   // The number message `i` carries on the wire.
   static constexpr std::uint8_t wire(std::uint8_t i) {
-    return bug == Bug::two_bit_sequence ? static_cast<std::uint8_t>(i & 3U) : i;
+    return bug == Bug::short_sequence ? static_cast<std::uint8_t>(i & 7U) : i;
   }
 
   ex::Status send(std::uint8_t i) { return push(Message{Msg::data, wire(i), i, 0}); }

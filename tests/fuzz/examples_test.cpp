@@ -67,7 +67,7 @@ TEST(FuzzBytes, RoundTripsEveryShortestTraceOfTheWatchdog) {
 }
 
 TEST(FuzzBytes, RoundTripsEveryShortestTraceOfTheRelay) {
-  expect_round_trips(relay::System<>{}, 25);
+  expect_round_trips(relay::System<>{}, 41);
 }
 
 }  // namespace
