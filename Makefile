@@ -4,6 +4,8 @@
 #   make explore   build and run every example's exhaustive search
 #   make test      build and run every test (ctest)
 #   make fuzz      build the fuzz targets with libFuzzer and run each FUZZTIME s
+#                  (JOBS=N: libFuzzer -fork=N); fuzz-merge minimises the
+#                  corpora; fuzz-afl runs the same targets under AFL++
 #   make bench     build and run the benchmarks
 #   make lint      clang-format check and clang-tidy
 #   make tsan      ThreadSanitizer on the multi-threaded tests (label `threads`)
@@ -20,7 +22,7 @@ BUILD_TYPE ?= Test
 GENERATOR := $(if $(shell command -v ninja),-G Ninja,)
 DEPS     := cmake/deps.sh
 
-.PHONY: all deps build test explore fuzz fuzz-seeded bench lint format ci clean install-check tsan
+.PHONY: all deps build test explore fuzz fuzz-seeded fuzz-merge fuzz-afl bench lint format ci clean install-check tsan
 
 all: build
 
@@ -64,12 +66,26 @@ format:
 # make fuzz: every fuzz target — each example's, seeded from its exhaustive
 # search, and merilo's own parsers' (tools/selffuzz, seeded from
 # tests/tools/data) — built with clang and -fsanitize=fuzzer,address,undefined
-# in build-fuzz/, fuzzed FUZZTIME seconds each (default 30). Corpora,
+# in build-fuzz/, fuzzed FUZZTIME seconds each (default 30), with libFuzzer's
+# -fork=$(JOBS) when JOBS > 1 (default nproc). Corpora,
 # crashes and logs go to fuzz-out/<target>/; a violation's trace is printed.
 FUZZTIME ?= 30
 fuzz:
 	@$(DEPS) base clang
 	@FUZZTIME=$(FUZZTIME) JOBS=$(JOBS) cmake/fuzz.sh run
+
+# make fuzz-merge: minimise each target's fuzz-out/<target>/corpus with
+# libFuzzer's -merge=1 (the smallest subset with the same coverage).
+fuzz-merge:
+	@$(DEPS) base clang
+	@JOBS=$(JOBS) cmake/fuzz.sh merge
+
+# make fuzz-afl: the same targets built with afl-clang-fast++ and AFL++'s
+# libFuzzer driver in build-fuzz-afl/, seeded, and fuzzed by afl-fuzz for
+# FUZZTIME seconds each (needs the Debian package afl++).
+fuzz-afl:
+	@$(DEPS) base clang
+	@FUZZTIME=$(FUZZTIME) JOBS=$(JOBS) cmake/fuzz.sh afl
 
 # make fuzz-seeded: each seeded bug, beyond a search bounded too small to
 # reach it, must be found by seeded libFuzzer within a fixed number of

@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
-# fuzz.sh build|run|seeded — builds merilo's fuzz targets with clang and
-# libFuzzer (-fsanitize=fuzzer,address,undefined) and runs them.
+# fuzz.sh build|run|seeded|merge|afl — builds merilo's fuzz targets with
+# clang and libFuzzer (-fsanitize=fuzzer,address,undefined) or AFL++, and
+# runs them.
 #
 #   build    configure and build every fuzz target in $FUZZ_BUILD
 #   run      (make fuzz) seed each example target from its exhaustive search,
-#            fuzz it for $FUZZTIME seconds, print any violation's trace
+#            write its dictionary, fuzz it for $FUZZTIME seconds — with
+#            JOBS > 1 in libFuzzer's own -fork=$JOBS mode (crash-resistant
+#            worker processes that merge into the one corpus) — and print
+#            any violation's trace
 #   seeded   (make fuzz-seeded) for each seeded-bug target: a search bounded
 #            too small to reach the bug seeds the corpus, then libFuzzer with
 #            a fixed -seed must find the bug within the target's budget of
 #            executions, and replaying the saved input must print the same
 #            trace
+#   merge    (make fuzz-merge) minimise each target's corpus with libFuzzer's
+#            -merge=1: keep the smallest set of inputs with the same coverage
+#   afl      (make fuzz-afl) build the same targets with afl-clang-fast++ and
+#            AFL++'s libFuzzer driver in $FUZZ_BUILD-afl, seed each, and run
+#            afl-fuzz on it for $FUZZTIME seconds
 #
 # Environment: FUZZTIME (seconds per target, default 30), FUZZ_ONLY (an
 # extended regex: `run` fuzzes only the targets whose names match), FUZZ_BUILD
 # (default build-fuzz), FUZZ_OUT (default fuzz-out), FUZZ_SEED (libFuzzer
-# -seed for `seeded`, default 1), JOBS (build parallelism, default nproc).
-# Everything a run writes goes under $FUZZ_OUT/<target>/: corpus/, crashes/
-# and fuzz.log.
+# -seed for `seeded`, default 1), JOBS (build parallelism and -fork workers,
+# default nproc), FUZZ_TARGETS (a space-separated subset of the targets to
+# build and run; default all), FUZZ_SANITIZE (sanitizers of the libFuzzer
+# build, default address,undefined; `none` for none).
+# Everything a run writes goes under $FUZZ_OUT/<target>/: corpus/, crashes/,
+# kinds.dict and fuzz.log (afl/ for AFL++).
 set -euo pipefail
 
 mode=${1:-}
@@ -25,6 +37,8 @@ OUT=${FUZZ_OUT:-fuzz-out}
 FUZZTIME=${FUZZTIME:-30}
 FUZZ_SEED=${FUZZ_SEED:-1}
 JOBS=${JOBS:-$(nproc)}
+FUZZ_TARGETS=${FUZZ_TARGETS:-}
+FUZZ_SANITIZE=${FUZZ_SANITIZE:-address,undefined}
 BIN=$BUILD/fuzz-bin
 
 die() { echo "merilo fuzz: ERROR: $*" >&2; exit 2; }
@@ -34,25 +48,42 @@ check_toolchain() {
   local probe
   probe=$(mktemp -d)
   printf '#include <cstddef>\n#include <cstdint>\nextern "C" int LLVMFuzzerTestOneInput(const std::uint8_t*, std::size_t) { return 0; }\n' > "$probe/p.cpp"
-  if ! clang++ -fsanitize=fuzzer,address,undefined "$probe/p.cpp" -o "$probe/p" > "$probe/log" 2>&1; then
+  local flags=fuzzer
+  [[ $FUZZ_SANITIZE != none ]] && flags+=",$FUZZ_SANITIZE"
+  if ! clang++ -fsanitize="$flags" "$probe/p.cpp" -o "$probe/p" > "$probe/log" 2>&1; then
     cat "$probe/log" >&2
     rm -rf "$probe"
-    die "clang++ cannot link libFuzzer with AddressSanitizer/UBSan (Debian package libclang-rt-dev; run cmake/deps.sh base clang)"
+    die "clang++ cannot link -fsanitize=$flags (Debian package libclang-rt-dev; run cmake/deps.sh base clang)"
   fi
   rm -rf "$probe"
 }
 
 build() {
   check_toolchain
+  local sanitize=$FUZZ_SANITIZE
+  [[ $sanitize == none ]] && sanitize=
   if [[ ! -f $BUILD/CMakeCache.txt ]]; then
     mkdir -p "$BUILD"
     CXX=clang++ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMERILO_FUZZ=ON \
-      -DMERILO_SANITIZE=address,undefined -DMERILO_BUILD_TESTS=OFF -DMERILO_BUILD_TOOLS=ON \
+      -DMERILO_SANITIZE="$sanitize" -DMERILO_BUILD_TESTS=OFF -DMERILO_BUILD_TOOLS=ON \
       -DMERILO_INSTALL=OFF > "$BUILD/configure.log" 2>&1 \
       || { cat "$BUILD/configure.log"; rm -f "$BUILD/CMakeCache.txt"; die "configuring $BUILD failed"; }
   fi
-  cmake --build "$BUILD" -j "$JOBS" --target fuzz_targets > "$BUILD/fuzz-build.log" 2>&1 \
+  build_targets
+}
+
+# Builds $FUZZ_TARGETS, or every fuzz target, in the configured $BUILD.
+build_targets() {
+  local targets=(fuzz_targets)
+  [[ -n $FUZZ_TARGETS ]] && read -r -a targets <<< "$FUZZ_TARGETS"
+  cmake --build "$BUILD" -j "$JOBS" --target "${targets[@]}" > "$BUILD/fuzz-build.log" 2>&1 \
     || { cat "$BUILD/fuzz-build.log"; die "building the fuzz targets failed"; }
+}
+
+# Whether target $1 is one to run (in $FUZZ_TARGETS, or no subset given).
+selected() {
+  [[ -z $FUZZ_TARGETS ]] && return 0
+  [[ " $FUZZ_TARGETS " == *" $1 "* ]]
 }
 
 # The violation lines and the replay test a target printed to $1.
@@ -60,26 +91,42 @@ show_finding() {
   sed -n '/^==merilo== ERROR/,/^}$/p' "$1"
 }
 
+# "<executions> <execs/s>" from a libFuzzer log (single process or -fork).
+fuzz_stats() {
+  local execs rate
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$1")
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$1")
+  if [[ -z $execs ]]; then  # -fork: the last status line, "#N: cov: ... exec/s: R ..."
+    execs=$(sed -n 's/^#\([0-9]*\):* .*/\1/p' "$1" | tail -1)
+    rate=$(sed -n 's/.*exec\/s:* \([0-9]*\).*/\1/p' "$1" | tail -1)
+  fi
+  echo "${execs:-?} ${rate:-?}"
+}
+
 run() {
   build
-  local status=0 t targets
+  local status=0 t targets fork=()
   targets=$(grep -E "${FUZZ_ONLY:-.}" "$BIN/targets.txt" || true)
-  echo "merilo fuzz: $(grep -c . <<< "$targets") targets, ${FUZZTIME}s each; each writes $OUT/<target>/corpus/, crashes/ and fuzz.log"
+  [[ $JOBS -gt 1 ]] && fork=(-fork="$JOBS")
+  echo "merilo fuzz: $(grep -c . <<< "$targets") targets, ${FUZZTIME}s each${fork:+ with ${fork[0]}}; each writes $OUT/<target>/corpus/, crashes/ and fuzz.log"
   while read -r t; do
     [[ -n $t ]] || continue
+    selected "$t" || continue
     local d=$OUT/$t
     mkdir -p "$d/corpus" "$d/crashes"
     "$BIN/$t" -merilo_seed="$d/corpus" 2>&1 | grep -v '^merilo: complete' || { status=1; continue; }
+    "$BIN/$t" -merilo_dict="$d/kinds.dict" > /dev/null 2>&1 || { status=1; continue; }
     set +e
-    "$BIN/$t" "$d/corpus" -max_total_time="$FUZZTIME" -artifact_prefix="$d/crashes/" \
-      -print_final_stats=1 > "$d/fuzz.log" 2>&1
+    local dict=()  # a target with no kinds (merilo's own parsers) writes an empty one
+    [[ -s $d/kinds.dict ]] && dict=(-dict="$d/kinds.dict")
+    "$BIN/$t" "$d/corpus" "${fork[@]}" "${dict[@]}" -max_total_time="$FUZZTIME" \
+      -artifact_prefix="$d/crashes/" -print_final_stats=1 > "$d/fuzz.log" 2>&1
     local rc=$?
     set -e
     local execs rate
-    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$d/fuzz.log")
-    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$d/fuzz.log")
+    read -r execs rate < <(fuzz_stats "$d/fuzz.log")
     if [[ $rc -eq 0 ]]; then
-      echo "merilo fuzz: $t: no violation in ${execs:-?} executions (${rate:-?}/s); corpus $d/corpus"
+      echo "merilo fuzz: $t: no violation in $execs executions ($rate/s${fork:+, ${fork[0]}}); corpus $d/corpus"
     else
       status=1
       local crash
@@ -93,11 +140,98 @@ run() {
   exit $status
 }
 
+# Minimises every selected target's corpus in place with -merge=1.
+merge() {
+  build
+  local status=0 t
+  while read -r t; do
+    [[ -n $t ]] || continue
+    selected "$t" || continue
+    local d=$OUT/$t
+    if [[ ! -d $d/corpus ]]; then
+      echo "merilo fuzz-merge: $t: no corpus in $d/corpus (run make fuzz first); skipped"
+      continue
+    fi
+    rm -rf "$d/corpus.min"
+    mkdir -p "$d/corpus.min"
+    if ! "$BIN/$t" -merge=1 "$d/corpus.min" "$d/corpus" > "$d/merge.log" 2>&1; then
+      tail -20 "$d/merge.log"
+      echo "merilo fuzz-merge: $t: FAIL: libFuzzer -merge=1 failed (log $d/merge.log)"
+      status=1
+      continue
+    fi
+    local before after
+    before=$(find "$d/corpus" -type f | wc -l)
+    after=$(find "$d/corpus.min" -type f | wc -l)
+    rm -rf "$d/corpus"
+    mv "$d/corpus.min" "$d/corpus"
+    echo "merilo fuzz-merge: $t: $before -> $after inputs with the same coverage; corpus $d/corpus"
+  done < "$BIN/targets.txt"
+  exit $status
+}
+
+# AFL++: the same targets, built with afl-clang-fast++ and linked with
+# AFL++'s libFuzzer driver, fuzzed by afl-fuzz.
+afl() {
+  command -v afl-clang-fast++ > /dev/null && command -v afl-fuzz > /dev/null \
+    || die "AFL++ is missing (Debian package afl++: apt-get install afl++)"
+  local driver=${AFL_DRIVER:-/usr/lib/afl/libAFLDriver.a}
+  [[ -f $driver ]] || die "AFL++'s libFuzzer driver $driver is missing (Debian package afl++)"
+  BUILD=${BUILD}-afl
+  BIN=$BUILD/fuzz-bin
+  if [[ ! -f $BUILD/CMakeCache.txt ]]; then
+    mkdir -p "$BUILD"
+    CXX=afl-clang-fast++ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DMERILO_FUZZ_ENGINE="$driver" -DMERILO_BUILD_TESTS=OFF -DMERILO_BUILD_TOOLS=OFF \
+      -DMERILO_INSTALL=OFF > "$BUILD/configure.log" 2>&1 \
+      || { cat "$BUILD/configure.log"; rm -f "$BUILD/CMakeCache.txt"; die "configuring $BUILD failed"; }
+  fi
+  build_targets
+  local status=0 t
+  while read -r t; do
+    [[ -n $t ]] || continue
+    selected "$t" || continue
+    local d=$OUT/afl/$t
+    rm -rf "$d/afl"
+    mkdir -p "$d/corpus"
+    "$BIN/$t" -merilo_seed="$d/corpus" > "$d/seed.log" 2>&1 || { cat "$d/seed.log"; status=1; continue; }
+    "$BIN/$t" -merilo_dict="$d/kinds.dict" > /dev/null 2>&1 || { status=1; continue; }
+    set +e
+    AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+      AFL_SUPPRESS_DUP_CRASHES=1 afl-fuzz -i "$d/corpus" -o "$d/afl" -x "$d/kinds.dict" \
+      -V "$FUZZTIME" -- "$BIN/$t" > "$d/afl.log" 2>&1
+    local rc=$?
+    set -e
+    local stats=$d/afl/default/fuzzer_stats
+    if [[ $rc -ne 0 || ! -f $stats ]]; then
+      tail -30 "$d/afl.log"
+      echo "merilo fuzz-afl: $t: FAIL: afl-fuzz exited $rc (log $d/afl.log)"
+      status=1
+      continue
+    fi
+    local execs rate crashes
+    execs=$(sed -n 's/^execs_done *: *//p' "$stats")
+    rate=$(sed -n 's/^execs_per_sec *: *//p' "$stats")
+    crashes=$(find "$d/afl/default/crashes" -type f -name 'id:*' 2> /dev/null | wc -l)
+    if [[ $crashes -eq 0 ]]; then
+      echo "merilo fuzz-afl: $t: no violation in $execs executions ($rate/s); queue $d/afl/default/queue"
+    else
+      status=1
+      local crash
+      crash=$(find "$d/afl/default/crashes" -type f -name 'id:*' | sort | head -1)
+      echo "merilo fuzz-afl: $t: FOUND $crashes crashing inputs; the first: $crash"
+      "$BIN/$t" "$crash" 2>&1 | sed -n '/^==merilo== ERROR/,/^}$/p' || true
+    fi
+  done < "$BIN/targets.txt"
+  exit $status
+}
+
 seeded() {
   build
   local status=0 t kind runs
   while read -r t kind runs; do
     [[ -n $t ]] || continue
+    selected "$t" || continue
     local d=$OUT/seeded/$t
     rm -rf "$d"
     mkdir -p "$d/corpus" "$d/crashes"
@@ -146,5 +280,7 @@ case $mode in
   build) build ;;
   run) run ;;
   seeded) seeded ;;
-  *) echo "usage: cmake/fuzz.sh build|run|seeded" >&2; exit 2 ;;
+  merge) merge ;;
+  afl) afl ;;
+  *) echo "usage: cmake/fuzz.sh build|run|seeded|merge|afl" >&2; exit 2 ;;
 esac

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# bench_fuzz_seeded — libFuzzer executions to the first finding, seeded by
-# the explorer versus unseeded, and libFuzzer execs/s of each example target.
+# bench_fuzz_seeded — libFuzzer executions to the first finding of a seeded
+# bug, seeded by the explorer versus unseeded, over many libFuzzer seeds:
+# each side's median and quartiles, and the ratio unseeded/seeded with its
+# spread.
 #
-# Needs clang and libFuzzer (builds build-fuzz/ through cmake/fuzz.sh); when
-# they are missing it says so and exits 0, so `make bench` still runs the
-# rest. Deterministic: fixed libFuzzer -seed values, -runs caps, no time
-# limits. Environment: SEEDS (default "1 2 3 4 5 6 7"), TARGET (default
-# twophase_lazy_log_fuzz), CAP (most executions per run, default 2000000),
-# RATE_RUNS (executions for the execs/s figures, default 100000).
+# Needs clang and libFuzzer (builds $FUZZ_BUILD through cmake/fuzz.sh; by
+# default without sanitizers, FUZZ_SANITIZE=none, since only the counts
+# matter); when they are missing it says so and exits 0, so `make bench`
+# still runs the rest. Deterministic: fixed libFuzzer -seed values, -runs
+# caps, no time limits. Environment: SEEDS (default 1..21), TARGET (default
+# relay_short_sequence_fuzz), CAP (most executions per run, default
+# 5000000; a run that reaches it counts as CAP, marked +), FUZZ_BUILD
+# (default build-fuzz-plain), FUZZ_SANITIZE (default none).
 set -euo pipefail
 cd "@PROJECT_SOURCE_DIR@"
-SEEDS=${SEEDS:-1 2 3 4 5 6 7}
-TARGET=${TARGET:-twophase_lazy_log_fuzz}
-CAP=${CAP:-2000000}
-RATE_RUNS=${RATE_RUNS:-100000}
-export FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
+SEEDS=${SEEDS:-$(seq -s ' ' 1 21)}
+TARGET=${TARGET:-relay_short_sequence_fuzz}
+CAP=${CAP:-5000000}
+export FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz-plain}
+export FUZZ_SANITIZE=${FUZZ_SANITIZE:-none}
+export FUZZ_TARGETS=${FUZZ_TARGETS:-$TARGET}
 BIN=$FUZZ_BUILD/fuzz-bin
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -33,32 +38,38 @@ first_finding() {  # $1 corpus dir, $2 libFuzzer seed
   echo "${n:-$CAP+}"
 }
 
-median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# Quartiles Q1 median Q3 (linear interpolation) of numbers on stdin.
+quartiles() {
+  tr ' ' '\n' | tr -d '+' | grep -v '^$' | sort -n | awk '
+    { a[NR] = $1 }
+    function q(p,   h, l) { h = (NR - 1) * p + 1; l = int(h); return a[l] + (h - l) * (a[l + 1 < NR ? l + 1 : NR] - a[l]) }
+    END { printf "%.0f %.0f %.0f\n", q(0.25), q(0.5), q(0.75) }'
+}
 
-seeded=() unseeded=()
+seeded=() unseeded=() ratios=()
 for s in $SEEDS; do
   rm -rf "$WORK/seeded" "$WORK/unseeded"
   mkdir -p "$WORK/unseeded"
   "$BIN/$TARGET" -merilo_seed="$WORK/seeded" > "$WORK/seed.log" 2>&1
-  seeded+=("$(first_finding "$WORK/seeded" "$s")")
-  unseeded+=("$(first_finding "$WORK/unseeded" "$s")")
+  a=$(first_finding "$WORK/seeded" "$s")
+  b=$(first_finding "$WORK/unseeded" "$s")
+  seeded+=("$a")
+  unseeded+=("$b")
+  ratios+=("$(awk -v u="${b%+}" -v s="${a%+}" 'BEGIN { printf "%.2f", u / s }')")
 done
-bound=$(sed -n 's/.*search \(complete=[a-z]* depth=[0-9]* states=[0-9]*\).*/\1/p' "$WORK/seed.log")
-ms=$(echo "${seeded[*]}" | median)
-mu=$(echo "${unseeded[*]}" | median)
-echo "== executions to the first finding, $TARGET (libFuzzer -seed in: $SEEDS; cap $CAP)"
-echo "seeded   ($bound): ${seeded[*]}  median $ms"
-echo "unseeded (empty corpus):  ${unseeded[*]}  median $mu"
-awk -v u="$mu" -v s="$ms" 'BEGIN { printf "ratio unseeded/seeded (medians): %.1fx\n", u / s }'
-
-echo "== libFuzzer execs/s of each example target (seeded corpus, -runs=$RATE_RUNS, -seed=1, ASan+UBSan)"
-while read -r t; do
-  [[ -n $t ]] || continue
-  rm -rf "$WORK/c"
-  "$BIN/$t" -merilo_seed="$WORK/c" > /dev/null 2>&1
-  start=$(date +%s.%N)
-  "$BIN/$t" "$WORK/c" -seed=1 -runs="$RATE_RUNS" > "$WORK/rate.log" 2>&1 || true
-  end=$(date +%s.%N)
-  awk -v t="$t" -v n="$RATE_RUNS" -v a="$start" -v b="$end" \
-    'BEGIN { printf "%-16s %8.0f execs/s\n", t, n / (b - a) }'
-done < "$BIN/targets.txt"
+bound=$(sed -n 's/.*seeded [^ ]* with \([0-9]*\) inputs.*search \(complete=[a-z]* depth=[0-9]* states=[0-9]*\).*/\1 seeds; \2/p' "$WORK/seed.log")
+read -r sq1 sm sq3 < <(echo "${seeded[*]}" | quartiles)
+read -r uq1 um uq3 < <(echo "${unseeded[*]}" | quartiles)
+echo "== executions to the first finding, $TARGET (libFuzzer -seed in: $SEEDS; cap $CAP; build $FUZZ_BUILD)"
+echo "seeded   ($bound): ${seeded[*]}"
+echo "unseeded (empty corpus): ${unseeded[*]}"
+echo "| corpus | Q1 | median | Q3 |"
+echo "|---|---|---|---|"
+echo "| seeded | $sq1 | $sm | $sq3 |"
+echo "| unseeded | $uq1 | $um | $uq3 |"
+read -r rq1 rm rq3 < <(echo "${ratios[*]}" | tr ' ' '\n' | sort -g | awk '
+  { a[NR] = $1 }
+  function q(p,   h, l) { h = (NR - 1) * p + 1; l = int(h); return a[l] + (h - l) * (a[l + 1 < NR ? l + 1 : NR] - a[l]) }
+  END { printf "%.1f %.1f %.1f\n", q(0.25), q(0.5), q(0.75) }')
+awk -v u="$um" -v s="$sm" 'BEGIN { printf "ratio of the medians, unseeded/seeded: %.1fx\n", u / s }'
+echo "per-seed ratio unseeded/seeded (same -seed): Q1 ${rq1}x, median ${rm}x, Q3 ${rq3}x"

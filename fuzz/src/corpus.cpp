@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <merilo/fuzz/input.hpp>
+
 namespace merilo::fuzz {
 
 namespace fs = std::filesystem;
@@ -34,6 +36,31 @@ std::string write_seeds(const std::string& dir,
             static_cast<std::streamsize>(inputs[i].size()));
     if (!f) return fmt::format("merilo: cannot write seed {}", p.string());
   }
+  return {};
+}
+
+std::string dictionary(std::size_t kinds) {
+  std::string out = fmt::format(
+      "# merilo: one entry per kind of a system with {} kinds: the kind's choice as the input\n"
+      "# format writes it (an unsigned LEB128 varint), so a spliced entry is one whole step.\n",
+      kinds);
+  std::vector<std::uint8_t> bytes;
+  for (std::size_t k = 0; k < kinds; ++k) {
+    bytes.clear();
+    append_varint(bytes, k);
+    out += fmt::format("kind_{}=\"", k);
+    for (std::uint8_t b : bytes) out += fmt::format("\\x{:02X}", b);
+    out += "\"\n";
+  }
+  return out;
+}
+
+std::string write_dictionary(const std::string& path, std::size_t kinds) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  const std::string text = dictionary(kinds);
+  f.write(text.data(), static_cast<std::streamsize>(text.size()));
+  f.flush();
+  if (!f) return fmt::format("merilo: cannot write dictionary {}", path);
   return {};
 }
 

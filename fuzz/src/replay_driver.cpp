@@ -21,9 +21,10 @@ int replay_main(int argc, char** argv, int (*init)(int*, char***),
   }
   if (paths.empty()) {
     fmt::print(stderr,
-               "usage: {} [-merilo_seed=DIR] FILE_OR_DIR...\n"
+               "usage: {} [-merilo_seed=DIR] [-merilo_dict=FILE] FILE_OR_DIR...\n"
                "  replays every input through the fuzz target (built without libFuzzer);\n"
-               "  -merilo_seed=DIR writes the explorer's seeds into DIR and exits\n",
+               "  -merilo_seed=DIR writes the explorer's seeds into DIR and exits;\n"
+               "  -merilo_dict=FILE writes a dictionary of the kinds' encodings and exits\n",
                argc > 0 ? argv[0] : "fuzz-target");
     return 2;
   }

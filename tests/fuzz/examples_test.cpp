@@ -9,6 +9,7 @@
 
 #include <mutex/system.hpp>
 #include <order/system.hpp>
+#include <relay/system.hpp>
 #include <turnstile/system.hpp>
 #include <twophase/system.hpp>
 #include <watchdog/system.hpp>
@@ -63,6 +64,10 @@ TEST(FuzzBytes, RoundTripsEveryShortestTraceOfTwoPhaseCommit) {
 TEST(FuzzBytes, RoundTripsEveryShortestTraceOfTheWatchdog) {
   expect_round_trips(watchdog::System<>{}, 3);
   expect_round_trips(watchdog::System<watchdog::Bug::narrow_generation>{}, 3);
+}
+
+TEST(FuzzBytes, RoundTripsEveryShortestTraceOfTheRelay) {
+  expect_round_trips(relay::System<>{}, 41);
 }
 
 }  // namespace

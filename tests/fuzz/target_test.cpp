@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -197,6 +198,29 @@ TEST(FuzzTargetDeathTest, InitializeWithMeriloSeedSeedsAndExits) {
   EXPECT_EXIT(seed_through_initialize("-merilo_seed=" + dir), ::testing::ExitedWithCode(0),
               "seeded Recorder with 3 inputs");
   EXPECT_TRUE(fs::exists(fs::path(dir) / "merilo-seed-0000"));
+}
+
+TEST(FuzzTarget, TheDictionaryHoldsEveryKindsChoiceAsAVarint) {
+  const std::string text = fz::dictionary(130);
+  EXPECT_NE(text.find("kind_0=\"\\x00\"\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("kind_3=\"\\x03\"\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("kind_127=\"\\x7F\"\n"), std::string::npos) << text;
+  // 128 and up take two bytes: the low seven bits with the high bit set.
+  EXPECT_NE(text.find("kind_129=\"\\x81\\x01\"\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("kind_130"), std::string::npos) << text;
+}
+
+TEST(FuzzTargetDeathTest, InitializeWithMeriloDictWritesTheDictionaryAndExits) {
+  const std::string dir = fresh_dir("dict");
+  fs::create_directories(dir);
+  const std::string file = dir + "/recorder.dict";
+  EXPECT_EXIT(seed_through_initialize("-merilo_dict=" + file), ::testing::ExitedWithCode(0),
+              "wrote the dictionary of Recorder \\(4 kinds\\)");
+  std::ifstream f(file);
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, fz::dictionary(4));
+  EXPECT_EXIT(seed_through_initialize("-merilo_dict=" + dir + "/no/such/dir/x.dict"),
+              ::testing::ExitedWithCode(2), "cannot write dictionary");
 }
 
 TEST(FuzzTargetDeathTest, MeriloMaxStatesOverridesTheSeedingBound) {

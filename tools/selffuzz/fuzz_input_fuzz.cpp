@@ -58,6 +58,7 @@ Decoded decode(std::span<const std::uint8_t> bytes, std::size_t kinds) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  merilo::selffuzz::exit_on_dict_flag(*argc, *argv);
   const std::string dir = merilo::selffuzz::seed_dir(*argc, *argv);
   if (dir.empty()) return 0;
   std::vector<std::vector<std::uint8_t>> seeds = {

@@ -62,6 +62,7 @@ std::vector<std::vector<std::uint8_t>> seeds() {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
+  merilo::selffuzz::exit_on_dict_flag(*argc, *argv);
   const std::string dir = merilo::selffuzz::seed_dir(*argc, *argv);
   if (!dir.empty()) merilo::selffuzz::write_seeds(dir, seeds());
   return 0;

@@ -10,6 +10,22 @@
 
 namespace merilo::selffuzz {
 
+void exit_on_dict_flag(int argc, char** argv) {
+  constexpr std::string_view kFlag = "-merilo_dict=";
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg(argv[i]);
+    if (!arg.starts_with(kFlag)) continue;
+    // These targets read bytes, not an adapter's kinds: the dictionary is empty.
+    const std::string path(arg.substr(kFlag.size()));
+    std::ofstream out(path, std::ios::trunc);
+    if (!out) {
+      std::fprintf(stderr, "merilo fuzz: cannot write %s\n", path.c_str());
+      std::exit(1);
+    }
+    std::exit(0);
+  }
+}
+
 std::string seed_dir(int argc, char** argv) {
   constexpr std::string_view kFlag = "-merilo_seed=";
   for (int i = 1; i < argc; ++i) {

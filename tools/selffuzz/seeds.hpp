@@ -9,6 +9,10 @@
 
 namespace merilo::selffuzz {
 
+/// With `-merilo_dict=FILE` among the arguments, writes an empty
+/// dictionary to FILE (these targets have no kinds) and exits 0.
+void exit_on_dict_flag(int argc, char** argv);
+
 /// The value of `-merilo_seed=DIR` among the arguments, or "".
 [[nodiscard]] std::string seed_dir(int argc, char** argv);
 

@@ -6,6 +6,9 @@
 // tuple order) and replaces its own earlier seeds when it seeds again,
 // leaving every other file alone.
 //
+// Beside the corpus, `write_dictionary` writes a fuzzer dictionary of the
+// system's kinds (libFuzzer's `-dict=`, AFL++'s `-x`).
+//
 // Example:
 //
 //   std::string error = merilo::fuzz::write_seeds("fuzz-out/mutex/corpus", inputs);
@@ -15,6 +18,7 @@
 #ifndef MERILO_FUZZ_CORPUS_HPP
 #define MERILO_FUZZ_CORPUS_HPP
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,6 +32,16 @@ inline constexpr const char* kSeedPrefix = "merilo-seed-";
 /// writes `inputs[i]` to `merilo-seed-<i>`. Returns "" or what went wrong.
 [[nodiscard]] std::string write_seeds(const std::string& dir,
                                       const std::vector<std::vector<std::uint8_t>>& inputs);
+
+/// The libFuzzer/AFL++ dictionary of a system with `kinds` kinds: one entry
+/// per kind, `kind_<k>="..."`, holding that kind's choice as the input
+/// format writes it (its LEB128 varint, input.hpp). A fuzzer that splices
+/// whole entries into an input inserts whole steps.
+[[nodiscard]] std::string dictionary(std::size_t kinds);
+
+/// Writes `dictionary(kinds)` to the file `path`. Returns "" or what went
+/// wrong.
+[[nodiscard]] std::string write_dictionary(const std::string& path, std::size_t kinds);
 
 /// One input read from disk.
 struct InputFile {

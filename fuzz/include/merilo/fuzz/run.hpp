@@ -85,6 +85,13 @@ struct Run {
 
 /// Runs one input against a system, reusing its buffers across inputs (the
 /// hot path of a fuzz target).
+///
+/// NOTE: once its buffers have grown to the longest run so far, a runner
+/// does not allocate: `run` fills the runner's own `Run` and returns it by
+/// reference, valid until the next `run` (copy it to keep it). Whatever the
+/// system itself allocates in `enabled`, `apply`, `settled` or its
+/// invariants is its own; the examples allocate nothing on a step that
+/// breaks no rule (tests/fuzz/alloc_test.cpp counts).
 template <explore::System S>
 class Runner {
  public:
@@ -92,17 +99,25 @@ class Runner {
   /// steps per input. Reads `sys.invariants()` once, here.
   Runner(S& sys, std::size_t max_depth) : sys_(&sys), stepper_(sys), max_depth_(max_depth) {}
 
-  /// Runs `input`. Never throws.
-  [[nodiscard]] Run run(std::span<const std::uint8_t> input);
+  /// Runs `input` and returns what it did, held by the runner until the
+  /// next call. Never throws (but `std::bad_alloc` while the buffers grow).
+  [[nodiscard]] const Run& run(std::span<const std::uint8_t> input);
 
  private:
-  void steps(Input& in, Run& out);
+  void steps(Input& in, std::size_t kinds, Run& out);
+  // The kind choice `value` stands for (input.hpp's rule); false when
+  // nothing is enabled.
+  bool pick(const Input& in, std::size_t kinds, std::uint64_t value, explore::Kind& k);
+  [[nodiscard]] bool any_enabled(std::size_t kinds) const;
+  // Nothing is enabled: quiescent when settled, else a deadlock.
+  void stuck(Run& out);
 
   S* sys_;
   explore::Stepper<S> stepper_;
   std::size_t max_depth_;
   std::vector<explore::Kind> enabled_;
   std::vector<explore::Kind> candidates_;
+  Run last_;
 };
 
 /// Resets `sys` and runs `input` on it for at most `max_depth` steps, drain

@@ -23,6 +23,11 @@
 // separate step, never part of a fuzzing process, so `-fork` and `-jobs`
 // workers never repeat the search. `make fuzz` seeds every target this way.
 //
+// Dictionary. Run once with `-merilo_dict=FILE` the target writes a fuzzer
+// dictionary of its kinds' encodings (corpus.hpp) and exits 0 (after
+// seeding, when `-merilo_seed=DIR` is given too). `make fuzz` passes it to
+// libFuzzer as `-dict=`.
+//
 // Built without libFuzzer (any compiler), link `merilo::fuzz_main` instead
 // of `-fsanitize=fuzzer`: the program then replays the files and
 // directories named on its command line through the same target (flags
@@ -91,7 +96,8 @@ class Target {
 
   /// `LLVMFuzzerInitialize`: checks the options (printing a clear error and
   /// exiting with status 2 when they cannot run) and handles
-  /// `-merilo_seed=DIR` (seeds, then exits). Returns 0.
+  /// `-merilo_dict=FILE` (writes the dictionary) and `-merilo_seed=DIR`
+  /// (seeds); either exits when done. Returns 0 otherwise.
   int initialize(int* argc, char*** argv);
 
   /// `LLVMFuzzerTestOneInput`: runs the input; on a violation prints

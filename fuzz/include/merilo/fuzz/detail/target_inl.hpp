@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <exception>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -24,9 +25,17 @@ int Target<S>::initialize(int* argc, char*** argv) {
   const bool args = argc != nullptr && argv != nullptr;
   const std::string dir = args ? detail::flag(*argc, *argv, "merilo_seed") : "";
   const std::string bound = args ? detail::flag(*argc, *argv, "merilo_max_states") : "";
+  const std::string dict = args ? detail::flag(*argc, *argv, "merilo_dict") : "";
   std::string error = detail::parse_max_states(bound, options_.explore.max_states);
   if (error.empty()) error = detail::check_target(options_, !dir.empty());
   if (!error.empty()) detail::fail(error, 2);
+  if (!dict.empty()) {
+    const std::string written = write_dictionary(dict, static_cast<std::size_t>(sys_.kinds()));
+    if (!written.empty()) detail::fail("ERROR: " + written + "\n", 2);
+    detail::print_err("merilo fuzz: wrote the dictionary of " + std::string(options_.name) + " (" +
+                      std::to_string(sys_.kinds()) + " kinds) to " + dict + "\n");
+    if (dir.empty()) std::exit(0);
+  }
   if (dir.empty()) return 0;
   const Seeded seeded = seed(dir);
   detail::print_err(seed_report(seeded, dir));
@@ -41,7 +50,9 @@ Run Target<S>::run(std::span<const std::uint8_t> input) {
 
 template <explore::System S>
 int Target<S>::test_one_input(const std::uint8_t* data, std::size_t size) {
-  const Run r = run(std::span<const std::uint8_t>(data, size));
+  // The runner's own Run, by reference: the hot path copies nothing.
+  ++executions_;
+  const Run& r = runner_.run(std::span<const std::uint8_t>(data, size));
   if (!r.error.empty()) detail::fail("ERROR: " + r.error + "\n", 2);
   if (r.violation.found()) {
     detail::print_err(report(r, size));
