@@ -265,7 +265,7 @@ TEST(Bom, PlainRecursionAgreesOnTheHandMadeBills) {
 }
 
 TEST(Bom, ExploresEveryBillOfUpToThreeLines) {
-  bom::System sys;
+  bom::System<> sys;
   const ex::Result r = merilo::testing::explore(
       sys, {.max_states = 50'000, .require_complete = true, .quiet = true});
   EXPECT_TRUE(r.complete);
@@ -282,8 +282,8 @@ TEST(Bom, ExploresEveryBillOfUpToThreeLines) {
 TEST(Bom, TheFuzzRunnerRollsUpWhatItBuilds) {
   // add 2^33 of p1 to p0, add 2^33 of p2 to p1, roll up: an overflow that
   // both sides refuse.
-  bom::System sys;
-  const ex::Trace trace = {(0 * 3 + 1) * 2 + 1, (1 * 3 + 2) * 2 + 1, bom::System::kRollUp};
+  bom::System<> sys;
+  const ex::Trace trace = {(0 * 3 + 1) * 2 + 1, (1 * 3 + 2) * 2 + 1, bom::System<>::kRollUp};
   const merilo::fuzz::Run r =
       merilo::fuzz::run(sys, merilo::fuzz::to_fuzz_bytes(sys, trace).bytes, 8);
   EXPECT_TRUE(r.ok()) << r.describe();

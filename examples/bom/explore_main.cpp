@@ -6,7 +6,7 @@
 #include <bom/system.hpp>
 
 int main() {
-  bom::System sys;
+  bom::System<> sys;
   const auto r = merilo::explore::explore(
       sys, {.max_states = 50'000, .require_complete = true, .name = "bom"});
   return r.ok() ? 0 : 1;
