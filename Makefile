@@ -5,8 +5,11 @@
 #   make test      build and run every test (ctest)
 #   make fuzz      build the fuzz targets with libFuzzer and run each FUZZTIME s
 #   make bench     build and run the benchmarks
-#   make lint      clang-format check and clang-tidy
-#   make ci        all of it with g++ and clang++, -Werror, and sanitizers
+#   make lint      clang-format check, the rules checker and clang-tidy
+#   make tsan      the multi-threaded tests (ctest label `threads`) under TSan
+#   make ci        the release gate: g++ and clang++ with -Werror, ASan+UBSan,
+#                  TSan, a 32-bit build, lint, fuzzing (seeded and every
+#                  target for CI_FUZZTIME s) and coverage (cmake/ci.sh)
 
 BUILD    ?= build
 JOBS     ?= $(shell nproc)
@@ -19,7 +22,7 @@ BUILD_TYPE ?= Test
 GENERATOR := $(if $(shell command -v ninja),-G Ninja,)
 DEPS     := cmake/deps.sh
 
-.PHONY: all deps build test explore fuzz fuzz-seeded bench lint format ci clean install-check
+.PHONY: all deps build test explore fuzz fuzz-seeded bench lint format tsan ci clean install-check
 
 all: build
 
@@ -72,9 +75,20 @@ fuzz-seeded:
 	@$(DEPS) base clang
 	@JOBS=$(JOBS) cmake/fuzz.sh seeded
 
+# make tsan: ThreadSanitizer over every test whose merilo_test() carries the
+# label `threads`, in build-ci-tsan/ (the `tsan` step of make ci).
+tsan:
+	@$(DEPS) base clang
+	cmake/ci.sh tsan
+
+# make ci: every step of cmake/ci.sh (each in its own build-ci-* directory),
+# then a summary naming each step's result. CI_STEPS picks some, e.g.
+# `make ci CI_STEPS="m32 coverage"`; CI_FUZZTIME is the seconds each fuzz
+# target runs in the `fuzz` step (default 10).
+CI_STEPS ?=
 ci:
-	@$(DEPS) base clang lint
-	cmake/ci.sh
+	@$(DEPS) base clang lint m32 coverage
+	cmake/ci.sh $(CI_STEPS)
 
 clean:
 	rm -rf $(BUILD) build-*

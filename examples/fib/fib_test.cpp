@@ -123,7 +123,7 @@ TEST(Fib, ComputesEveryFibonacciNumberUpToTheLargest) {
   for (std::uint64_t n = 0; n <= kLargest; ++n) {
     const fib::Computed c = fib::compute(n);
     ASSERT_EQ(c.error, "") << n;
-    ASSERT_EQ(fib::decimal(c.value), expected[n]) << n;
+    ASSERT_EQ(fib::decimal(c.value), expected[static_cast<std::size_t>(n)]) << n;
     ASSERT_EQ(c.fires, n + 1) << n;
   }
 }
