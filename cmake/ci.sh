@@ -87,7 +87,9 @@ step_m32() {
 
 step_lint() {
   cmake/deps.sh lint &&
-    { [[ -f build-ci-clang/compile_commands.json ]] || configure_build build-ci-clang clang++; } &&
+    { [[ -f build-ci-clang/compile_commands.json ]] ||
+      CXX=clang++ cmake -S . -B build-ci-clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DMERILO_WERROR=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON > /dev/null; } &&
     cmake/lint.sh build-ci-clang
 }
 
