@@ -59,6 +59,7 @@ enum class BillError : std::uint8_t {
 struct Line {
   std::uint64_t child = 0;
   std::uint64_t quantity = 0;
+  /// Same child and quantity.
   friend constexpr bool operator==(const Line&, const Line&) noexcept = default;
 };
 
@@ -67,6 +68,7 @@ struct Part {
   std::uint64_t value = 0;
   std::uint64_t line_count = 0;
   std::array<Line, kMaxLines> lines{};
+  /// Same value and lines.
   friend constexpr bool operator==(const Part&, const Part&) noexcept = default;
 };
 
@@ -108,6 +110,7 @@ class Bill {
   /// Part `i` (`i < parts()`).
   [[nodiscard]] constexpr const Part& part(std::size_t i) const noexcept { return parts_[i]; }
 
+  /// Same parts and lines, in the same order.
   friend constexpr bool operator==(const Bill&, const Bill&) noexcept = default;
 
  private:

@@ -34,6 +34,7 @@ struct Rolled {
 
 namespace detail {
 
+// The recursion, with its path and counters.
 class Recursion {
  public:
   Recursion(const Bill& bill, std::uint64_t call_limit) : bill_(bill), limit_(call_limit) {}

@@ -42,11 +42,17 @@ namespace ex = merilo::explore;
 template <std::uint64_t kLines = 3>
 class System {
  public:
+  /// Parts in every bill (values 1, 2, 3).
   static constexpr std::size_t kParts = 3;
+  /// The quantities a line may have.
   static constexpr std::array<std::uint64_t, 2> kQuantities{1, std::uint64_t{1} << 33};
+  /// Lines one part may have.
   static constexpr std::uint64_t kLinesPerPart = 2;
+  /// Calls the walk is allowed.
   static constexpr std::uint64_t kCallLimit = 2 * kLines;
+  /// The kind that rolls up from part 0.
   static constexpr ex::Kind kRollUp = kParts * kParts * kQuantities.size();
+  /// How many kinds there are.
   static constexpr ex::Kind kKinds = kRollUp + 1;
 
   /// One roll-up's answer.
@@ -55,9 +61,11 @@ class System {
     std::uint64_t total = 0;
     std::uint64_t calls = 0;
     std::array<std::uint64_t, kMaxParts> need{};
+    /// Same answer.
     friend constexpr bool operator==(const Answer&, const Answer&) noexcept = default;
   };
 
+  /// The world: the bill, and the answers once rolled up.
   struct World {
     Bill bill;
     std::uint64_t lines = 0;
@@ -67,6 +75,7 @@ class System {
   };
   static_assert(merilo::fsm::ByteHashable<World>);
 
+  /// The bill of three parts and no lines.
   void reset() {
     w_ = World{};
     for (std::size_t p = 0; p < kParts; ++p) {
@@ -74,8 +83,10 @@ class System {
       (void)a;  // kParts <= kMaxParts: always added
     }
   }
+  /// 18 line kinds and the roll-up.
   [[nodiscard]] std::size_t kinds() const { return kKinds; }
 
+  /// A line while the bill and its parent have room; the roll-up once.
   [[nodiscard]] bool enabled(ex::Kind k) const {
     if (w_.rolled != 0) return false;
     if (k == kRollUp) return true;
@@ -83,6 +94,7 @@ class System {
     return w_.lines < kLines && w_.bill.part(parent).line_count < kLinesPerPart;
   }
 
+  /// Adds the line, or rolls up both ways.
   ex::Status apply(ex::Kind k) {
     if (k == kRollUp) return roll_up();
     const std::size_t parent = k / (2 * kParts);
@@ -93,7 +105,9 @@ class System {
     return {};
   }
 
+  /// The current world.
   [[nodiscard]] const World& world() const { return w_; }
+  /// Puts the system in `w`.
   void restore(const World& w) { w_ = w; }
 
   /// The invariant, a name and a predicate.
@@ -102,6 +116,7 @@ class System {
               [](const System& s) { return s.w_.walk == s.w_.recursion; }}}};
   }
 
+  /// "bom:building", or "bom:rolled-" and the walk's refusal.
   [[nodiscard]] std::string tuple() const {
     if (w_.rolled == 0) return "bom:building";
     return "bom:rolled-" + std::string(name(w_.walk.refusal));
@@ -110,6 +125,7 @@ class System {
   /// Stopped by design once rolled up.
   [[nodiscard]] bool settled() const { return w_.rolled != 0; }
 
+  /// "add 2^33 of p1 to p0", "roll up from p0".
   [[nodiscard]] std::string describe(ex::Kind k) const {
     if (k == kRollUp) return "roll up from p0";
     const std::uint64_t q = kQuantities[k % 2];

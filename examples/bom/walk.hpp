@@ -110,6 +110,7 @@ struct Frame {
 /// returns the next one.
 class Walk {
  public:
+  /// What `fire` returns (no actions).
   using Fired = fsm::Fired<Walk>;
 
   /// The zero machine, which refuses everything.
@@ -130,6 +131,7 @@ class Walk {
     return w;
   }
 
+  /// Where the walk is.
   [[nodiscard]] constexpr State state() const noexcept { return state_; }
   /// The bill being rolled up.
   [[nodiscard]] constexpr const Bill& bill() const noexcept { return bill_; }
@@ -182,6 +184,7 @@ class Walk {
     return {*this, {}, fsm::Outcome::invalid};
   }
 
+  /// Same bill, stack, numbers and calls.
   friend constexpr bool operator==(const Walk&, const Walk&) noexcept = default;
 
  private:

@@ -78,6 +78,7 @@ enum class Event : std::uint8_t { none, step };
 /// The call fib(n, a, b). A value type: `fire` returns the next one.
 class Fib {
  public:
+  /// What `fire` returns (no actions).
   using Fired = fsm::Fired<Fib>;
 
   /// The zero machine, which refuses everything.
@@ -104,6 +105,7 @@ class Fib {
     return m;
   }
 
+  /// Where the call is.
   [[nodiscard]] constexpr State state() const noexcept { return state_; }
   /// The call's first argument: how many tail calls are left.
   [[nodiscard]] constexpr std::uint64_t n() const noexcept { return n_; }
@@ -142,6 +144,7 @@ class Fib {
     return {*this, {}, fsm::Outcome::invalid};
   }
 
+  /// Same call: same state and arguments.
   friend constexpr bool operator==(const Fib&, const Fib&) noexcept = default;
 
  private:

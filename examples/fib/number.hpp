@@ -19,7 +19,7 @@
 
 namespace fib {
 
-struct NumberSum;
+struct NumberSum;  // below: what Number::plus returns
 
 /// An unsigned 1024-bit number, least significant word first.
 class Number {
@@ -65,6 +65,7 @@ class Number {
     return true;
   }
 
+  /// Same value.
   friend constexpr bool operator==(const Number&, const Number&) noexcept = default;
 
  private:
