@@ -100,7 +100,8 @@ step_fuzz() { make --no-print-directory fuzz FUZZTIME="${CI_FUZZTIME:-10}"; }
 step_coverage() {
   cmake/deps.sh coverage &&
     CXX=g++ cmake -S . -B build-ci-cov -DCMAKE_BUILD_TYPE=Debug \
-      -DCMAKE_CXX_FLAGS="--coverage -O0" -DCMAKE_EXE_LINKER_FLAGS=--coverage > /dev/null &&
+      -DCMAKE_CXX_FLAGS="--coverage -O0 -fprofile-update=atomic" \
+      -DCMAKE_EXE_LINKER_FLAGS=--coverage > /dev/null &&
     cmake --build build-ci-cov -j "$jobs" &&
     find build-ci-cov -name '*.gcda' -delete &&
     ctest --test-dir build-ci-cov --output-on-failure -j "$jobs" -LE consumer &&

@@ -291,3 +291,50 @@ TEST(Bom, TheFuzzRunnerRollsUpWhatItBuilds) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Bom, TheAdapterDecodesEveryKindItDescribes) {
+  // Kind (p * 3 + c) * 2 + q adds quantity q of part c to part p; the trace
+  // lines a violation prints depend on this decoding matching apply's.
+  bom::System<> sys;
+  sys.reset();
+  EXPECT_EQ(sys.describe(0), "add 1 of p0 to p0");
+  EXPECT_EQ(sys.describe((0 * 3 + 1) * 2 + 1), "add 2^33 of p1 to p0");
+  EXPECT_EQ(sys.describe((2 * 3 + 0) * 2 + 0), "add 1 of p0 to p2");
+  EXPECT_EQ(sys.describe(bom::System<>::kRollUp), "roll up from p0");
+  ASSERT_TRUE(sys.apply((2 * 3 + 0) * 2 + 1).ok());
+  const bom::Part& p2 = sys.world().bill.part(2);
+  ASSERT_EQ(p2.line_count, 1u);
+  EXPECT_EQ(p2.lines[0], (bom::Line{0, std::uint64_t{1} << 33}));
+  // Each part takes two lines, the bill three; then only the roll-up.
+  sys.reset();
+  ASSERT_TRUE(sys.apply(0).ok());
+  ASSERT_TRUE(sys.apply(0).ok());
+  EXPECT_FALSE(sys.enabled(0));    // p0 is full
+  EXPECT_TRUE(sys.enabled(6));     // p1 is not, and the bill has room
+  ASSERT_TRUE(sys.apply(6).ok());  // the third line: the bill is full
+  for (ex::Kind k = 0; k < bom::System<>::kRollUp; ++k) EXPECT_FALSE(sys.enabled(k)) << k;
+  EXPECT_TRUE(sys.enabled(bom::System<>::kRollUp));
+  EXPECT_EQ(sys.tuple(), "bom:building");
+  ASSERT_TRUE(sys.apply(bom::System<>::kRollUp).ok());
+  EXPECT_TRUE(sys.settled());
+  EXPECT_FALSE(sys.enabled(bom::System<>::kRollUp));
+}
+
+TEST(Bom, EveryRefusalAndBillErrorHasItsOwnName) {
+  EXPECT_EQ(bom::name(Refusal::cycle), "cycle");
+  EXPECT_EQ(bom::name(Refusal::overflow), "overflow");
+  EXPECT_EQ(bom::name(Refusal::call_limit), "call limit");
+  EXPECT_EQ(bom::name(BillError::no_such_part), "no such part");
+  EXPECT_EQ(bom::name(BillError::too_many_parts), "too many parts");
+  EXPECT_EQ(bom::name(static_cast<BillError>(200)), "?");
+  EXPECT_EQ(bom::name(State::walking), "walking");
+  // The bill itself refuses an unknown part (the catalog checks names first).
+  Bill b;
+  ASSERT_EQ(b.add_part(1).error, BillError::none);
+  EXPECT_EQ(b.add_line(0, 1, 1), BillError::no_such_part);
+  EXPECT_EQ(b.add_line(1, 0, 1), BillError::no_such_part);
+}
+
+}  // namespace
