@@ -24,7 +24,6 @@ struct Cmd {
   std::size_t a = 0;    // add_part: nothing; add_line: parent; roll_up: root
   std::size_t b = 0;    // add_line: child
   std::uint64_t n = 0;  // add_part: value; add_line: quantity
-  friend bool operator==(const Cmd&, const Cmd&) = default;
 };
 
 }  // namespace
