@@ -7,9 +7,11 @@
 #                  (JOBS=N: libFuzzer -fork=N); fuzz-merge minimises the
 #                  corpora; fuzz-afl runs the same targets under AFL++
 #   make bench     build and run the benchmarks
-#   make lint      clang-format check and clang-tidy
-#   make tsan      ThreadSanitizer on the multi-threaded tests (label `threads`)
-#   make ci        all of it with g++ and clang++, -Werror, and sanitizers
+#   make lint      clang-format check, the rules checker and clang-tidy
+#   make tsan      the multi-threaded tests (ctest label `threads`) under TSan
+#   make ci        the release gate: g++ and clang++ with -Werror, ASan+UBSan,
+#                  TSan, a 32-bit build, lint, fuzzing (seeded and every
+#                  target for CI_FUZZTIME s) and coverage (cmake/ci.sh)
 
 BUILD    ?= build
 JOBS     ?= $(shell nproc)
@@ -22,7 +24,7 @@ BUILD_TYPE ?= Test
 GENERATOR := $(if $(shell command -v ninja),-G Ninja,)
 DEPS     := cmake/deps.sh
 
-.PHONY: all deps build test explore fuzz fuzz-seeded fuzz-merge fuzz-afl bench lint format ci clean install-check tsan
+.PHONY: all deps build test explore fuzz fuzz-seeded fuzz-merge fuzz-afl bench lint format tsan ci clean install-check
 
 all: build
 
@@ -94,20 +96,20 @@ fuzz-seeded:
 	@$(DEPS) base clang
 	@JOBS=$(JOBS) cmake/fuzz.sh seeded
 
-# make tsan: the tests labelled `threads` (the parallel tester, its
-# examples and the fsm bridge) built with clang++ -fsanitize=thread in
-# build-tsan/ and run with halt_on_error.
-TSAN_TARGETS := parallel_tests parallel_machine_tests counter_test bank_test stack_test
+# make tsan: ThreadSanitizer over every test whose merilo_test() carries the
+# label `threads`, in build-ci-tsan/ (the `tsan` step of make ci).
 tsan:
 	@$(DEPS) base clang
-	CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DMERILO_SANITIZE=thread $(CMAKE_FLAGS)
-	cmake --build build-tsan -j $(JOBS) --target $(TSAN_TARGETS)
-	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -L threads
+	cmake/ci.sh tsan
 
+# make ci: every step of cmake/ci.sh (each in its own build-ci-* directory),
+# then a summary naming each step's result. CI_STEPS picks some, e.g.
+# `make ci CI_STEPS="m32 coverage"`; CI_FUZZTIME is the seconds each fuzz
+# target runs in the `fuzz` step (default 10).
+CI_STEPS ?=
 ci:
-	@$(DEPS) base clang lint
-	cmake/ci.sh
+	@$(DEPS) base clang lint m32 coverage
+	cmake/ci.sh $(CI_STEPS)
 
 clean:
 	rm -rf $(BUILD) build-*

@@ -34,8 +34,8 @@ function(merilo_component name)
   endif()
 endfunction()
 
-# merilo_test(<name> SOURCES ... LIBS ...): one gtest executable, its tests
-# discovered into ctest.
+# merilo_test(<name> SOURCES ... LIBS ... [LABELS ...]): one gtest executable,
+# its tests discovered into ctest with the given labels.
 function(merilo_test name)
   cmake_parse_arguments(arg "" "" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${arg_SOURCES})
@@ -43,6 +43,15 @@ function(merilo_test name)
   target_link_libraries(${name} PRIVATE ${arg_LIBS} GTest::gtest GTest::gtest_main)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
     PROPERTIES LABELS "${arg_LABELS}")
+  # Tests labelled `threads` run more than one thread: the target
+  # `threads_tests` builds them all, and `make tsan` (cmake/ci.sh tsan) runs
+  # them under ThreadSanitizer by the label, with no list of names to keep.
+  if("threads" IN_LIST arg_LABELS)
+    if(NOT TARGET threads_tests)
+      add_custom_target(threads_tests)
+    endif()
+    add_dependencies(threads_tests ${name})
+  endif()
 endfunction()
 
 # merilo_example_explore(<example> SOURCES ...): the program `make explore`

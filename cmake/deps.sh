@@ -4,7 +4,12 @@
 # prints the exact command to run and fails.
 #
 # Groups: base (build and test), clang (clang++ and libFuzzer), lint,
-# bench. Every package is from Debian's archive; nothing is downloaded.
+# bench, m32 (a 32-bit x86 build: the multilib compilers and the i386
+# builds of the libraries merilo links; the header-only ones, CLI11 and
+# nlohmann-json, serve both), coverage (gcovr). Every package is from
+# Debian's archive; nothing is downloaded. A package named NAME:ARCH is
+# another architecture's build: as root, deps.sh adds ARCH to dpkg's
+# architectures first.
 set -euo pipefail
 
 declare -A packages=(
@@ -12,6 +17,8 @@ declare -A packages=(
   [clang]="clang libclang-rt-dev"
   [lint]="clang-format clang-tidy"
   [bench]="libbenchmark-dev spin"
+  [m32]="gcc-multilib g++-multilib libfmt-dev:i386 libxxhash-dev:i386 libgtest-dev:i386 libgmock-dev:i386"
+  [coverage]="gcovr"
 )
 
 missing=()
@@ -32,10 +39,23 @@ done
 if [[ $(id -u) -eq 0 ]]; then
   echo "merilo: installing ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
+  for pkg in "${missing[@]}"; do
+    arch=${pkg#*:}
+    if [[ $arch != "$pkg" && $arch != $(dpkg --print-architecture) ]] &&
+       ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+      echo "merilo: adding the $arch architecture to dpkg" >&2
+      dpkg --add-architecture "$arch"
+    fi
+  done
+  # A failed index (a mirror in the middle of a sync) need not stop the
+  # install: the install itself says when a package cannot be had.
+  apt-get update -qq >&2 || echo "merilo: apt-get update reported errors; trying the install anyway" >&2
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 else
   echo "merilo: missing Debian packages: ${missing[*]}" >&2
+  if printf '%s\n' "${missing[@]}" | grep -q ':'; then
+    echo "(packages named NAME:ARCH need 'sudo dpkg --add-architecture ARCH' and 'sudo apt-get update' first)" >&2
+  fi
   echo "install them with:  sudo apt-get install -y ${missing[*]}" >&2
   exit 1
 fi

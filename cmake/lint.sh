@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# lint.sh BUILD_DIR — clang-format check over every tracked C++ file, then
-# clang-tidy over merilo's compiled sources (src/ and tools/) using the
-# build's compile_commands.json. Exits non-zero on the first finding.
+# lint.sh BUILD_DIR — clang-format check over every tracked C++ file, the
+# rules checker (cmake/rules_check.py: numbers a machine counts in are
+# 64-bit) over every tracked header, then clang-tidy over merilo's compiled
+# sources (src/ and tools/) and each example's programs (which include its
+# machines and adapter) using the build's compile_commands.json. Exits
+# non-zero when anything was found.
 set -euo pipefail
 build=${1:-build}
 cd "$(dirname "$0")/.."
@@ -10,11 +13,16 @@ mapfile -t files < <(git ls-files '*.hpp' '*.cpp')
 echo "lint: clang-format on ${#files[@]} files"
 clang-format --dry-run --Werror "${files[@]}"
 
+mapfile -t headers < <(git ls-files '*.hpp' ':!:tests/fsm/rules/*')
+echo "lint: rules_check on ${#headers[@]} headers"
+python3 cmake/rules_check.py "${headers[@]}"
+
 if [[ ! -f "$build/compile_commands.json" ]]; then
   echo "lint: $build/compile_commands.json is missing; configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON" >&2
   exit 1
 fi
-mapfile -t sources < <(git ls-files '*/src/*.cpp' 'tools/*.cpp')
+mapfile -t sources < <(git ls-files '*/src/*.cpp' 'tools/*.cpp' 'examples/*/explore_main.cpp' \
+  'examples/*/*_main.cpp' 'examples/order/orderd.cpp' | sort -u)
 echo "lint: clang-tidy on ${#sources[@]} files"
 status=0
 for f in "${sources[@]}"; do
