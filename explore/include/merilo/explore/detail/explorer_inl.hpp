@@ -2,10 +2,12 @@
 //
 // Level-synchronous search. Each level's frontier is cut into fixed-size
 // chunks; workers expand chunks (reading the visited set, never writing it)
-// into per-chunk candidate lists, and one thread then merges the chunks in
-// order. Because chunking does not depend on the thread count and the merge
-// is sequential, ids, traces and the first violation are the same for any
-// number of threads.
+// into per-chunk candidate lists. The merge then runs in two passes: every
+// thread walks all candidates in chunk order and inserts those of its own
+// table shards (so the first occurrence of each world, in an order that does
+// not depend on the thread count, is the one marked new); then one pass in
+// the same order gives the new worlds their ids. Ids, traces and the first
+// violation are therefore the same for any number of threads.
 #ifndef MERILO_EXPLORE_DETAIL_EXPLORER_INL_HPP
 #define MERILO_EXPLORE_DETAIL_EXPLORER_INL_HPP
 
@@ -20,13 +22,15 @@
 #include <thread>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include <merilo/core/crash.hpp>
 #include <merilo/core/reentry.hpp>
 #include <merilo/explore/detail/fingerprint.hpp>
-#include <merilo/explore/detail/visited.hpp>
+#include <merilo/explore/detail/fingerprint_table.hpp>
+#include <merilo/explore/detail/parent_links.hpp>
 #include <merilo/explore/step.hpp>
 
 namespace merilo::explore::detail {
@@ -37,17 +41,28 @@ inline constexpr std::size_t kChunk = 64;
 
 /// In restore mode the first worlds are all replayed from reset, so a small
 /// system gets a full determinism check; after them, one in
-/// `Options::determinism_sample`.
+/// `Options::determinism_sample`. The same worlds check `tuple_key()`.
 inline constexpr std::uint32_t kAlwaysReplayed = 1024;
 
 /// The usage error for options that cannot run, or "" when they can.
 [[nodiscard]] std::string check_options(const Options& options, bool restorable, bool copyable);
 
-/// Progress on a terminal, and the summary line.
+/// What a progress line says.
+struct Progress {
+  std::size_t states = 0;    // stored
+  std::size_t depth = 0;     // the level being expanded
+  std::size_t frontier = 0;  // worlds at that level
+  std::size_t expanded = 0;  // of them, expanded so far
+  std::size_t memory = 0;    // bytes, as Result::memory_bytes counts them
+};
+
+/// Progress lines (every second once a search has run a second: in place
+/// on a terminal, plain lines otherwise) and the summary line.
 class Log {
  public:
   explicit Log(std::FILE* out);
-  void progress(std::size_t states, std::size_t depth);
+  /// Prints a progress line if one is due. Cheap when none is.
+  void progress(const Progress& p);
   void summary(const Result& result);
 
  private:
@@ -55,11 +70,13 @@ class Log {
   bool terminal_;
   bool dirty_ = false;
   std::chrono::steady_clock::time_point start_;
-  std::chrono::steady_clock::time_point last_;
+  std::chrono::steady_clock::time_point next_;
 };
 
 /// The first (and so shortest) state id reached for each tuple.
 using TupleIds = std::unordered_map<std::string, std::uint32_t>;
+/// For systems with `tuple_key()`: the tuple of each key seen.
+using TupleKeys = std::unordered_map<std::uint64_t, std::string>;
 
 /// A problem of one frontier world itself: found while reaching or
 /// expanding it, so its trace is the path to that world.
@@ -69,26 +86,37 @@ struct FrontierProblem {
   std::string detail;
 };
 
+/// A step from a frontier world that failed (apply error, mode change,
+/// crash): the merge stops there, so only a chunk's first one matters.
+struct StepFailure {
+  std::size_t position = 0;  // candidates of the chunk before it
+  std::uint32_t parent = 0;  // position in the frontier
+  std::uint32_t kind = 0;
+  ViolationKind problem = ViolationKind::none;
+  std::string detail;
+};
+
 /// What only some candidates carry: a tuple the search has not stored yet,
-/// or a problem. Kept apart so the common candidate stays small.
+/// or a broken invariant. Kept apart so the common candidate stays small.
 struct CandidateExtra {
   std::string tuple;
+  std::uint64_t key = 0;
   bool new_tuple = false;
-  ViolationKind problem = ViolationKind::none;
+  bool broke = false;
   std::string invariant;
   std::string detail;
 };
 
 inline constexpr std::uint32_t kNoExtra = 0xFFFFFFFF;
 
-/// A world one step beyond the frontier, or the failure of that step.
-template <class W>
+/// A world one step beyond the frontier that this chunk had not seen:
+/// 32 bytes. Its world, in restore mode, is in `ChunkResult::worlds`.
 struct Candidate {
   Fingerprint fp;
   std::uint32_t parent = 0;  // position in the frontier
   std::uint32_t kind = 0;
   std::uint32_t extra = kNoExtra;  // index into ChunkResult::extras
-  std::optional<W> world;          // kept in restore mode only
+  std::uint8_t fresh = 0;          // set by the merge: first time stored
 };
 
 using Edges = std::set<TupleGraph::Edge>;
@@ -97,26 +125,43 @@ using Edges = std::set<TupleGraph::Edge>;
 /// threads, and sharing a line between them costs more than the padding.
 template <class W>
 struct alignas(64) ChunkResult {
-  std::vector<Candidate<W>> candidates;
+  std::vector<Candidate> candidates;
+  std::vector<W> worlds;  // restore mode only: worlds[i] is candidates[i]'s
   std::vector<CandidateExtra> extras;
   Edges edges;                             // only when the caller asked for a graph
   std::optional<FrontierProblem> problem;  // the chunk's first frontier problem
+  std::optional<StepFailure> failure;      // the chunk's first failed step
+  std::string usage_error;                 // tuple_key() broke its contract
   std::uint64_t steps = 0;
 
-  CandidateExtra& extra_of(Candidate<W>& c) {
+  CandidateExtra& extra_of(Candidate& c) {
     if (c.extra == kNoExtra) {
       c.extra = static_cast<std::uint32_t>(extras.size());
       extras.emplace_back();
     }
     return extras[c.extra];
   }
+  [[nodiscard]] std::size_t memory_bytes() const noexcept {
+    return candidates.capacity() * sizeof(Candidate) + worlds.capacity() * sizeof(W) +
+           extras.capacity() * sizeof(CandidateExtra);
+  }
 };
 
-template <class W>
+/// A stored world waiting to be expanded: 24 bytes. Its world, in restore
+/// mode, is kept beside it (`Frontier::worlds`).
 struct FrontierItem {
-  std::uint32_t id = 0;
   Fingerprint fp;
-  std::optional<W> world;  // restore mode only
+  std::uint32_t id = 0;
+};
+
+/// One level's worlds.
+template <class W>
+struct Frontier {
+  std::vector<FrontierItem> items;
+  std::vector<W> worlds;  // restore mode only
+  [[nodiscard]] std::size_t memory_bytes() const noexcept {
+    return items.capacity() * sizeof(FrontierItem) + worlds.capacity() * sizeof(W);
+  }
 };
 
 /// One worker's system and the search state it reads.
@@ -125,8 +170,8 @@ class alignas(64) Expander {
  public:
   using W = world_t<S>;
 
-  Expander(S& sys, bool restore, std::size_t sample, const FingerprintSet& visited,
-           const ParentLinks& parents, const TupleIds& tuples, bool graph)
+  Expander(S& sys, bool restore, std::size_t sample, const FingerprintTable& visited,
+           const ParentLinks& parents, const TupleIds& tuples, const TupleKeys& keys, bool graph)
       : sys_(&sys),
         stepper_(sys),
         graph_(graph),
@@ -134,14 +179,15 @@ class alignas(64) Expander {
         sample_(sample),
         visited_(visited),
         parents_(parents),
-        tuples_(tuples) {}
+        tuples_(tuples),
+        keys_(keys) {}
 
   /// Expands frontier[first, last) into `out`.
-  void expand(const std::vector<FrontierItem<W>>& frontier, std::size_t first, std::size_t last,
+  void expand(const Frontier<W>& frontier, std::size_t first, std::size_t last,
               ChunkResult<W>& out) {
     local_.clear();
     for (std::size_t i = first; i < last && !out.problem; ++i) {
-      expand_one(frontier[i], static_cast<std::uint32_t>(i), out);
+      expand_one(frontier, static_cast<std::uint32_t>(i), out);
     }
   }
 
@@ -170,16 +216,17 @@ class alignas(64) Expander {
     return {};
   }
 
-  // Puts the system into `item`'s world; "" on success, else why not.
-  std::string reach(const FrontierItem<W>& item, const Trace& path, bool sampled,
-                    std::uint64_t& steps) {
+  // Puts the system into frontier world `index`; "" on success, else why not.
+  std::string reach(const Frontier<W>& frontier, std::uint32_t index, const Trace& path,
+                    bool sampled, std::uint64_t& steps) {
+    const FrontierItem& item = frontier.items[index];
     if constexpr (Restorable<S>) {
       if (restore_) {
         if (sampled) {
           std::string why = replay_to(path, item.fp, steps);
           if (!why.empty()) return why;
         }
-        sys_->restore(*item.world);
+        sys_->restore(frontier.worlds[index]);
         if (!(fingerprint(sys_->world()) == item.fp)) {
           return "after restore(world), world() returned a different world";
         }
@@ -189,16 +236,35 @@ class alignas(64) Expander {
     return replay_to(path, item.fp, steps);
   }
 
-  void expand_one(const FrontierItem<W>& item, std::uint32_t index, ChunkResult<W>& out) {
+  // On a sampled world: the tuple of its key must be the tuple it shows.
+  void check_key(ChunkResult<W>& out) {
+    if constexpr (TupleKeyed<S>) {
+      const std::uint64_t key = sys_->tuple_key();
+      const auto it = keys_.find(key);
+      if (it == keys_.end()) return;
+      std::string tuple = sys_->tuple();
+      if (tuple != it->second && out.usage_error.empty()) {
+        out.usage_error = "merilo: tuple_key() returned " + std::to_string(key) +
+                          " for two different tuples, \"" + it->second + "\" and \"" + tuple +
+                          "\"; equal keys must mean equal tuples";
+      }
+    } else {
+      (void)out;
+    }
+  }
+
+  void expand_one(const Frontier<W>& frontier, std::uint32_t index, ChunkResult<W>& out) {
+    const FrontierItem& item = frontier.items[index];
     const bool sampled = sample_ != 0 && (item.id < kAlwaysReplayed || item.id % sample_ == 0);
     const Trace path = restore_ && !sampled ? Trace{} : parents_.path(item.id);
     enabled_.clear();
     try {
-      std::string why = reach(item, path, sampled, out.steps);
+      std::string why = reach(frontier, index, path, sampled, out.steps);
       if (!why.empty()) {
         out.problem = FrontierProblem{ViolationKind::nondeterminism, index, std::move(why)};
         return;
       }
+      if (sampled) check_key(out);
       const std::size_t kinds = sys_->kinds();
       for (Kind k = 0; k < kinds; ++k) {
         if (sys_->enabled(k)) enabled_.push_back(k);
@@ -216,12 +282,12 @@ class alignas(64) Expander {
       return;
     }
     for (std::size_t n = 0; n < enabled_.size(); ++n) {
-      Candidate<W> c;
+      Candidate c;
       c.parent = index;
       c.kind = static_cast<std::uint32_t>(enabled_[n]);
       try {
         if (n > 0) {
-          std::string why = reach(item, path, false, out.steps);
+          std::string why = reach(frontier, index, path, false, out.steps);
           if (!why.empty()) {
             out.problem = FrontierProblem{ViolationKind::nondeterminism, index, std::move(why)};
             return;
@@ -232,21 +298,27 @@ class alignas(64) Expander {
         if (graph_ && taken != Step::failed) {
           out.edges.insert(TupleGraph::Edge{from_, label_, std::string(sys_->tuple())});
         }
-        if (taken == Step::seen) continue;
+        if (taken != Step::fresh) continue;
+        if (restore_) out.worlds.push_back(sys_->world());
       } catch (...) {
-        CandidateExtra& x = out.extra_of(c);
-        x.problem = ViolationKind::crash;
-        x.detail = core::crash_detail("reset/describe/tuple", std::current_exception());
+        fail(c, ViolationKind::crash,
+             core::crash_detail("reset/describe/tuple/world", std::current_exception()), out);
+        continue;
       }
-      out.candidates.push_back(std::move(c));
+      out.candidates.push_back(c);
     }
   }
 
   enum class Step : std::uint8_t { fresh, seen, failed };
 
+  void fail(const Candidate& c, ViolationKind problem, std::string detail, ChunkResult<W>& out) {
+    if (out.failure) return;
+    out.failure = StepFailure{out.candidates.size(), c.parent, c.kind, problem, std::move(detail)};
+  }
+
   // Takes c.kind (the one step routine, step.hpp) and fills `c` unless the
   // world was seen before. Its invariants are checked only when it is new.
-  Step step(Candidate<W>& c, ChunkResult<W>& out) {
+  Step step(Candidate& c, ChunkResult<W>& out) {
     ++out.steps;
     const StepEnd end = stepper_.take(c.kind, nullptr, broke_, [&] {
       c.fp = fingerprint(sys_->world());
@@ -254,21 +326,38 @@ class alignas(64) Expander {
     });
     if (end == StepEnd::seen) return Step::seen;
     if (end == StepEnd::broke) {
+      if (broke_.kind != ViolationKind::invariant) {
+        fail(c, broke_.kind, std::move(broke_.detail), out);
+        return Step::failed;
+      }
       CandidateExtra& x = out.extra_of(c);
-      x.problem = broke_.kind;
+      x.broke = true;
       x.invariant = std::move(broke_.invariant);
       x.detail = std::move(broke_.detail);
-      if (x.problem != ViolationKind::invariant) return Step::failed;
     }
-    const auto& w = sys_->world();
-    std::string tuple = sys_->tuple();
-    if (!tuples_.contains(tuple)) {
+    note_tuple(c, out);
+    return Step::fresh;
+  }
+
+  // Builds the tuple string only for a tuple this worker has not met.
+  void note_tuple(Candidate& c, ChunkResult<W>& out) {
+    if constexpr (TupleKeyed<S>) {
+      const std::uint64_t key = sys_->tuple_key();
+      if (known_keys_.contains(key)) return;
+      known_keys_.insert(key);
+      if (keys_.contains(key)) return;
+      CandidateExtra& x = out.extra_of(c);
+      x.tuple = sys_->tuple();
+      x.key = key;
+      x.new_tuple = true;
+    } else {
+      std::string tuple = sys_->tuple();
+      if (tuples_.contains(tuple) || known_tuples_.contains(tuple)) return;
+      known_tuples_.insert(tuple);
       CandidateExtra& x = out.extra_of(c);
       x.tuple = std::move(tuple);
       x.new_tuple = true;
     }
-    if (restore_) c.world.emplace(w);
-    return Step::fresh;
   }
 
   S* sys_;
@@ -279,12 +368,41 @@ class alignas(64) Expander {
   std::string label_;  // the step's description, with a graph
   bool restore_;
   std::size_t sample_;
-  const FingerprintSet& visited_;
+  const FingerprintTable& visited_;
   const ParentLinks& parents_;
   const TupleIds& tuples_;
-  FingerprintSet local_;  // successors this chunk has produced
+  const TupleKeys& keys_;
+  FingerprintShard local_;  // successors this chunk has produced
   std::vector<Kind> enabled_;
+  // Tuples (or keys) this worker has marked new: the first occurrence in
+  // chunk order of a tuple is always marked (docs/design/explorer.md).
+  std::unordered_set<std::uint64_t> known_keys_;
+  std::unordered_set<std::string> known_tuples_;
 };
+
+/// Runs `work(t)` on threads 0..n-1, the calling thread being 0, and
+/// rethrows the first exception of merilo's own (out of memory) any raised.
+template <class F>
+void run_on_threads(std::size_t n, F&& work) {
+  std::vector<std::exception_ptr> failures(n);
+  auto guarded = [&](std::size_t t) {
+    core::EntryGuard guard;
+    try {
+      work(t);
+    } catch (...) {
+      failures[t] = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    threads.reserve(n - 1);
+    for (std::size_t t = 1; t < n; ++t) threads.emplace_back(guarded, t);
+    guarded(0);
+  }
+  for (auto& f : failures) {
+    if (f) std::rethrow_exception(f);
+  }
+}
 
 /// One search, from the initial world to the first violation, the bound or
 /// the end.
@@ -294,7 +412,7 @@ class Search {
   using W = world_t<S>;
 
   Search(S& sys, const Options& options, bool restore)
-      : sys_(sys), options_(options), restore_(restore), stepper_(sys) {}
+      : sys_(sys), options_(options), restore_(restore), stepper_(sys), parents_(sys.kinds()) {}
 
   /// A usage error in the system's invariant list, or "".
   [[nodiscard]] const std::string& error() const noexcept { return stepper_.error(); }
@@ -305,9 +423,8 @@ class Search {
     result_.invariants = stepper_.names();
     if (!start()) return finish();
     make_workers();
-    for (std::size_t level = 0; !frontier_.empty(); ++level) {
+    for (std::size_t level = 0; !frontier_.items.empty(); ++level) {
       if (!expand_level(level)) break;
-      log_.progress(result_.states, result_.depth);
     }
     return finish();
   }
@@ -322,17 +439,19 @@ class Search {
     }
     try {
       const W& w = sys_.world();
-      FrontierItem<W> root{0, fingerprint(w), std::nullopt};
-      if (restore_) root.world.emplace(w);
+      const FrontierItem root{fingerprint(w), 0};
       visited_.insert(root.fp);
       parents_.add_root();
       result_.states = 1;
-      tuple_ids_.emplace(std::string(sys_.tuple()), 0);
+      std::string tuple = sys_.tuple();
+      if constexpr (TupleKeyed<S>) tuple_keys_.emplace(sys_.tuple_key(), tuple);
+      tuple_ids_.emplace(std::move(tuple), 0);
       if (initial.found()) {
         result_.violation = std::move(initial);
         return false;
       }
-      frontier_.push_back(std::move(root));
+      frontier_.items.push_back(root);
+      if (restore_) frontier_.worlds.push_back(w);
       return true;
     } catch (...) {
       set_violation(ViolationKind::crash, {}, {},
@@ -344,105 +463,148 @@ class Search {
   void make_workers() {
     const std::size_t sample = restore_ ? options_.determinism_sample : 1;
     const bool graph = options_.graph != nullptr;
-    expanders_.emplace_back(sys_, restore_, sample, visited_, parents_, tuple_ids_, graph);
+    expanders_.emplace_back(sys_, restore_, sample, visited_, parents_, tuple_ids_, tuple_keys_,
+                            graph);
     if constexpr (std::is_copy_constructible_v<S>) {
       copies_.reserve(options_.threads);
       for (unsigned t = 1; t < options_.threads; ++t) {
         copies_.push_back(Copy{sys_});
         expanders_.emplace_back(copies_.back().sys, restore_, sample, visited_, parents_,
-                                tuple_ids_, graph);
+                                tuple_ids_, tuple_keys_, graph);
       }
     }
   }
 
+  [[nodiscard]] std::size_t stored_bytes() const noexcept {
+    return visited_.memory_bytes() + parents_.memory_bytes() + frontier_.memory_bytes();
+  }
+
   // Expands the frontier at depth `level`; false when the search is over.
   bool expand_level(std::size_t level) {
-    const std::size_t chunks = (frontier_.size() + kChunk - 1) / kChunk;
+    const std::size_t size = frontier_.items.size();
+    const std::size_t chunks = (size + kChunk - 1) / kChunk;
     std::vector<ChunkResult<W>> out(chunks);
     std::atomic<std::size_t> next{0};
-    const std::size_t helpers = std::min(expanders_.size(), chunks) - 1;
-    // Adapter exceptions are caught per step; this catches merilo's own
-    // (out of memory) so that none escapes a worker thread.
-    std::vector<std::exception_ptr> failures(helpers + 1);
-    auto work = [&](std::size_t t) {
-      core::EntryGuard guard;
+    std::atomic<bool> stop{false};
+    const std::size_t base_bytes = stored_bytes();
+    run_on_threads(std::min(expanders_.size(), chunks), [&](std::size_t t) {
       try {
-        for (std::size_t c = next++; c < chunks; c = next++) {
+        for (std::size_t c = next++; c < chunks && !stop; c = next++) {
           const std::size_t first = c * kChunk;
-          expanders_[t].expand(frontier_, first, std::min(first + kChunk, frontier_.size()),
-                               out[c]);
+          expanders_[t].expand(frontier_, first, std::min(first + kChunk, size), out[c]);
+          if (t == 0) {
+            log_.progress({result_.states, level, size, std::min((c + 1) * kChunk, size),
+                           base_bytes + out[c].memory_bytes() * (c + 1)});
+          }
         }
       } catch (...) {
-        failures[t] = std::current_exception();
-        next = chunks;
+        stop = true;
+        throw;
       }
-    };
-    {
-      std::vector<std::jthread> threads;
-      threads.reserve(helpers);
-      for (std::size_t t = 1; t <= helpers; ++t) threads.emplace_back(work, t);
-      work(0);
-    }
-    for (auto& f : failures) {
-      if (f) std::rethrow_exception(f);
-    }
+    });
+    std::size_t transient = 0;
     for (auto& c : out) {
       result_.steps += c.steps;
       edges_.merge(c.edges);
+      transient += c.memory_bytes() + sizeof(ChunkResult<W>);
+      if (!c.usage_error.empty() && result_.error.empty()) result_.error = c.usage_error;
     }
+    if (!result_.error.empty()) return false;
     // A problem of a frontier world has a shorter trace than any candidate's.
     for (const auto& c : out) {
       if (c.problem) {
-        set_violation(c.problem->kind, parents_.path(frontier_[c.problem->index].id), {},
+        set_violation(c.problem->kind, parents_.path(frontier_.items[c.problem->index].id), {},
                       c.problem->detail);
         result_.depth = level == 0 ? 0 : level - 1;
         return false;
       }
     }
-    return merge(out, level);
+    mark_fresh(out);
+    const bool go_on = assign_ids(out, level, base_bytes + transient);
+    log_.progress({result_.states, result_.depth, frontier_.items.size(), 0, stored_bytes()});
+    return go_on;
   }
 
-  bool merge(std::vector<ChunkResult<W>>& out, std::size_t level) {
-    std::vector<FrontierItem<W>> next;
-    for (auto& chunk : out) {
-      for (auto& c : chunk.candidates) {
-        const std::uint32_t parent = frontier_[c.parent].id;
-        CandidateExtra* x = c.extra == kNoExtra ? nullptr : &chunk.extras[c.extra];
-        const ViolationKind problem = x != nullptr ? x->problem : ViolationKind::none;
-        if (problem != ViolationKind::none && problem != ViolationKind::invariant) {
-          Trace t = parents_.path(parent);
-          t.push_back(c.kind);
-          set_violation(problem, std::move(t), {}, std::move(x->detail));
-          result_.depth = level;
-          return false;
+  // Pass 1 of the merge: inserts every candidate, in chunk order, into its
+  // shard of the visited set, each thread owning the shards `s` with
+  // `s % threads == t`; marks the ones stored for the first time.
+  void mark_fresh(std::vector<ChunkResult<W>>& out) {
+    const std::size_t threads = std::min<std::size_t>(expanders_.size(), out.size());
+    run_on_threads(threads, [&](std::size_t t) {
+      constexpr std::size_t kAhead = 8;
+      for (auto& chunk : out) {
+        auto& cands = chunk.candidates;
+        const std::size_t n = chunk.failure ? chunk.failure->position : cands.size();
+        for (std::size_t i = 0; i < n; ++i) {
+          if (i + kAhead < n) {
+            const std::size_t s = FingerprintTable::shard_of(cands[i + kAhead].fp);
+            if (s % threads == t) visited_.shard(s).prefetch(cands[i + kAhead].fp);
+          }
+          const std::size_t s = FingerprintTable::shard_of(cands[i].fp);
+          if (s % threads != t) continue;
+          cands[i].fresh = visited_.shard(s).insert(cands[i].fp) ? 1 : 0;
         }
-        if (visited_.contains(c.fp)) continue;
+      }
+    });
+  }
+
+  // Pass 2 of the merge: ids in chunk order, parent links, tuples, the next
+  // frontier, and the first violation. False when the search is over.
+  bool assign_ids(std::vector<ChunkResult<W>>& out, std::size_t level, std::size_t bytes) {
+    std::size_t fresh = 0;
+    for (const auto& chunk : out) {
+      for (const Candidate& c : chunk.candidates) fresh += c.fresh;
+    }
+    Frontier<W> next;
+    next.items.reserve(fresh);
+    if (restore_) next.worlds.reserve(fresh);
+    peak_bytes_ = std::max(peak_bytes_, bytes + next.memory_bytes());
+    for (auto& chunk : out) {
+      const std::size_t n = chunk.failure ? chunk.failure->position : chunk.candidates.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        Candidate& c = chunk.candidates[i];
+        if (c.fresh == 0) continue;
         if (result_.states >= options_.max_states) {
           result_.depth = level;
           return false;  // truncated: the world that does not fit
         }
-        visited_.insert(c.fp);
         const auto id = static_cast<std::uint32_t>(result_.states++);
-        parents_.add(parent, c.kind);
-        if (x != nullptr && x->new_tuple) tuple_ids_.try_emplace(std::move(x->tuple), id);
-        if (problem == ViolationKind::invariant) {
-          set_violation(problem, parents_.path(id), std::move(x->invariant), std::move(x->detail));
+        parents_.add(frontier_.items[c.parent].id, c.kind);
+        CandidateExtra* x = c.extra == kNoExtra ? nullptr : &chunk.extras[c.extra];
+        if (x != nullptr && x->new_tuple) add_tuple(*x, id);
+        if (x != nullptr && x->broke) {
+          set_violation(ViolationKind::invariant, parents_.path(id), std::move(x->invariant),
+                        std::move(x->detail));
           result_.depth = level;
           return false;
         }
-        next.push_back(FrontierItem<W>{id, c.fp, std::move(c.world)});
+        next.items.push_back(FrontierItem{c.fp, id});
+        if (restore_) next.worlds.push_back(std::move(chunk.worlds[i]));
       }
-      chunk.candidates = {};
-      chunk.extras = {};
+      if (chunk.failure) {
+        Trace t = parents_.path(frontier_.items[chunk.failure->parent].id);
+        t.push_back(chunk.failure->kind);
+        set_violation(chunk.failure->problem, std::move(t), {}, std::move(chunk.failure->detail));
+        result_.depth = level;
+        return false;
+      }
+      chunk = ChunkResult<W>{};
     }
     frontier_ = std::move(next);
-    if (frontier_.empty()) {
+    if (frontier_.items.empty()) {
       result_.complete = true;
       result_.depth = level;
     } else {
       result_.depth = level + 1;
     }
     return true;
+  }
+
+  void add_tuple(CandidateExtra& x, std::uint32_t id) {
+    if constexpr (TupleKeyed<S>) {
+      if (!tuple_keys_.try_emplace(x.key, x.tuple).second) return;
+    }
+    tuple_ids_.try_emplace(std::move(x.tuple), id);
   }
 
   void set_violation(ViolationKind kind, Trace trace, std::string invariant, std::string detail) {
@@ -456,7 +618,7 @@ class Search {
       result_.tuples.push_back(std::move(tuple));
       result_.tuple_traces.push_back(parents_.path(id));
     }
-    result_.memory_bytes = visited_.memory_bytes() + parents_.memory_bytes();
+    result_.memory_bytes = std::max(peak_bytes_, stored_bytes());
     if (options_.graph != nullptr) {
       options_.graph->nodes = result_.tuples;
       options_.graph->edges.assign(edges_.begin(), edges_.end());
@@ -474,11 +636,13 @@ class Search {
   Log log_{options_.quiet ? nullptr : options_.log != nullptr ? options_.log : stderr};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   Result result_;
-  FingerprintSet visited_;
+  FingerprintTable visited_;
   ParentLinks parents_;
   TupleIds tuple_ids_;
-  Edges edges_;  // only with a graph
-  std::vector<FrontierItem<W>> frontier_;
+  TupleKeys tuple_keys_;  // only for systems with tuple_key()
+  Edges edges_;           // only with a graph
+  Frontier<W> frontier_;
+  std::size_t peak_bytes_ = 0;
   // One copy of the system per extra worker, each on its own cache lines.
   struct alignas(64) Copy {
     S sys;
