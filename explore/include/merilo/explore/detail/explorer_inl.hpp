@@ -186,6 +186,12 @@ class alignas(64) Expander {
   void expand(const Frontier<W>& frontier, std::size_t first, std::size_t last,
               ChunkResult<W>& out) {
     local_.clear();
+    if constexpr (Restorable<S>) {
+      if (restore_ && !graph_) {
+        expand_batched(frontier, first, last, out);
+        return;
+      }
+    }
     for (std::size_t i = first; i < last && !out.problem; ++i) {
       expand_one(frontier, static_cast<std::uint32_t>(i), out);
     }
@@ -217,8 +223,10 @@ class alignas(64) Expander {
   }
 
   // Puts the system into frontier world `index`; "" on success, else why not.
+  // In restore mode, `first` says whether this is the world's first restore,
+  // the one that checks the world restored is the world stored.
   std::string reach(const Frontier<W>& frontier, std::uint32_t index, const Trace& path,
-                    bool sampled, std::uint64_t& steps) {
+                    bool sampled, std::uint64_t& steps, bool first = true) {
     const FrontierItem& item = frontier.items[index];
     if constexpr (Restorable<S>) {
       if (restore_) {
@@ -227,7 +235,7 @@ class alignas(64) Expander {
           if (!why.empty()) return why;
         }
         sys_->restore(frontier.worlds[index]);
-        if (!(fingerprint(sys_->world()) == item.fp)) {
+        if (first && !(fingerprint(sys_->world()) == item.fp)) {
           return "after restore(world), world() returned a different world";
         }
         return {};
@@ -253,16 +261,19 @@ class alignas(64) Expander {
     }
   }
 
-  void expand_one(const Frontier<W>& frontier, std::uint32_t index, ChunkResult<W>& out) {
+  // Puts the system into frontier world `index` and lists its enabled
+  // kinds; false (with `out.problem` set) when the world itself is a problem.
+  bool prepare(const Frontier<W>& frontier, std::uint32_t index, Trace& path,
+               ChunkResult<W>& out) {
     const FrontierItem& item = frontier.items[index];
     const bool sampled = sample_ != 0 && (item.id < kAlwaysReplayed || item.id % sample_ == 0);
-    const Trace path = restore_ && !sampled ? Trace{} : parents_.path(item.id);
+    path = restore_ && !sampled ? Trace{} : parents_.path(item.id);
     enabled_.clear();
     try {
       std::string why = reach(frontier, index, path, sampled, out.steps);
       if (!why.empty()) {
         out.problem = FrontierProblem{ViolationKind::nondeterminism, index, std::move(why)};
-        return;
+        return false;
       }
       if (sampled) check_key(out);
       const std::size_t kinds = sys_->kinds();
@@ -272,22 +283,28 @@ class alignas(64) Expander {
       if (enabled_.empty() && !sys_->settled()) {
         out.problem = FrontierProblem{ViolationKind::deadlock, index,
                                       "no kind is enabled and the system is not settled"};
-        return;
+        return false;
       }
       if (graph_) from_ = sys_->tuple();
     } catch (...) {
       out.problem =
           FrontierProblem{ViolationKind::crash, index,
                           core::crash_detail("reset/enabled/settled", std::current_exception())};
-      return;
+      return false;
     }
+    return true;
+  }
+
+  void expand_one(const Frontier<W>& frontier, std::uint32_t index, ChunkResult<W>& out) {
+    Trace path;
+    if (!prepare(frontier, index, path, out)) return;
     for (std::size_t n = 0; n < enabled_.size(); ++n) {
       Candidate c;
       c.parent = index;
       c.kind = static_cast<std::uint32_t>(enabled_[n]);
       try {
         if (n > 0) {
-          std::string why = reach(frontier, index, path, false, out.steps);
+          std::string why = reach(frontier, index, path, false, out.steps, false);
           if (!why.empty()) {
             out.problem = FrontierProblem{ViolationKind::nondeterminism, index, std::move(why)};
             return;
@@ -306,6 +323,87 @@ class alignas(64) Expander {
         continue;
       }
       out.candidates.push_back(c);
+    }
+  }
+
+  // A successor of the batched expansion, before the visited set is asked.
+  struct Pending {
+    Fingerprint fp;
+    std::uint32_t parent;
+    std::uint32_t kind;
+    W world;
+  };
+
+  // Restore mode: first every successor of the chunk (applied, fingerprinted,
+  // copied), then the visited set is probed for each with the probe of a
+  // few successors ahead already prefetched, and only the new ones are put
+  // back (restore) to have their invariants and tuple checked. The order of
+  // candidates and failures is that of expand_one.
+  void expand_batched(const Frontier<W>& frontier, std::size_t first, std::size_t last,
+                      ChunkResult<W>& out) {
+    pending_.clear();
+    std::size_t cut = std::numeric_limits<std::size_t>::max();  // pending before a failure
+    std::optional<StepFailure> failure;
+    for (std::size_t i = first; i < last && !out.problem; ++i) {
+      const auto index = static_cast<std::uint32_t>(i);
+      Trace path;
+      if (!prepare(frontier, index, path, out)) break;
+      for (std::size_t n = 0; n < enabled_.size(); ++n) {
+        const auto kind = static_cast<std::uint32_t>(enabled_[n]);
+        try {
+          if (n > 0) sys_->restore(frontier.worlds[index]);
+        } catch (...) {
+          out.problem = FrontierProblem{ViolationKind::crash, index,
+                                        core::crash_detail("restore", std::current_exception())};
+          break;
+        }
+        ++out.steps;
+        const StepEnd end = stepper_.take(kind, nullptr, broke_, [&] {
+          const W& w = sys_->world();
+          pending_.push_back(Pending{fingerprint(w), index, kind, w});
+          return false;
+        });
+        if (end == StepEnd::broke && !failure) {
+          cut = pending_.size();
+          failure = StepFailure{0, index, kind, broke_.kind, std::move(broke_.detail)};
+        }
+      }
+    }
+    if (out.problem) return;  // a frontier world's problem comes first
+    constexpr std::size_t kAhead = 8;
+    const std::size_t n = std::min(cut, pending_.size());
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j + kAhead < n) visited_.prefetch(pending_[j + kAhead].fp);
+      Pending& p = pending_[j];
+      if (visited_.contains(p.fp) || !local_.insert(p.fp)) continue;
+      Candidate c;
+      c.fp = p.fp;
+      c.parent = p.parent;
+      c.kind = p.kind;
+      try {
+        sys_->restore(p.world);
+        if (stepper_.check(nullptr, broke_) == StepEnd::broke) {
+          if (broke_.kind != ViolationKind::invariant) {
+            failure = StepFailure{0, c.parent, c.kind, broke_.kind, std::move(broke_.detail)};
+            break;
+          }
+          CandidateExtra& x = out.extra_of(c);
+          x.broke = true;
+          x.invariant = std::move(broke_.invariant);
+          x.detail = std::move(broke_.detail);
+        }
+        note_tuple(c, out);
+      } catch (...) {
+        failure = StepFailure{0, c.parent, c.kind, ViolationKind::crash,
+                              core::crash_detail("restore/tuple", std::current_exception())};
+        break;
+      }
+      out.worlds.push_back(p.world);
+      out.candidates.push_back(c);
+    }
+    if (failure) {
+      failure->position = out.candidates.size();
+      out.failure = std::move(failure);
     }
   }
 
@@ -374,6 +472,7 @@ class alignas(64) Expander {
   const TupleKeys& keys_;
   FingerprintShard local_;  // successors this chunk has produced
   std::vector<Kind> enabled_;
+  std::vector<Pending> pending_;  // the batched expansion's successors
   // Tuples (or keys) this worker has marked new: the first occurrence in
   // chunk order of a tuple is always marked (docs/design/explorer.md).
   std::unordered_set<std::uint64_t> known_keys_;

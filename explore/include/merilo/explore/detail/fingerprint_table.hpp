@@ -115,6 +115,8 @@ class FingerprintTable {
   [[nodiscard]] bool contains(const Fingerprint& fp) const noexcept {
     return shards_[shard_of(fp)].contains(fp);
   }
+  /// Asks the CPU to load the bucket `fp` would be probed from first.
+  void prefetch(const Fingerprint& fp) const noexcept { shards_[shard_of(fp)].shard.prefetch(fp); }
   /// Adds `fp`; true when it was not there before. Exclusive access to its
   /// shard only.
   bool insert(const Fingerprint& fp) { return shards_[shard_of(fp)].shard.insert(fp); }
