@@ -122,8 +122,8 @@ template <unsigned N>
 int twophase_once(unsigned threads) {
   tla_twophase::System<N> sys;
   const auto start = std::chrono::steady_clock::now();
-  const ex::Result r = ex::explore(
-      sys, {.max_states = 100'000'000, .threads = threads, .name = "tla_twophase"});
+  const ex::Result r =
+      ex::explore(sys, {.max_states = 100'000'000, .threads = threads, .name = "tla_twophase"});
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%.3f %zu %zu %zu %zu\n", secs, r.states, r.depth, r.memory_bytes, peak_rss());
@@ -132,12 +132,18 @@ int twophase_once(unsigned threads) {
 
 int twophase(unsigned rms, unsigned threads) {
   switch (rms) {
-    case 3: return twophase_once<3>(threads);
-    case 5: return twophase_once<5>(threads);
-    case 7: return twophase_once<7>(threads);
-    case 8: return twophase_once<8>(threads);
-    case 9: return twophase_once<9>(threads);
-    case 10: return twophase_once<10>(threads);
+    case 3:
+      return twophase_once<3>(threads);
+    case 5:
+      return twophase_once<5>(threads);
+    case 7:
+      return twophase_once<7>(threads);
+    case 8:
+      return twophase_once<8>(threads);
+    case 9:
+      return twophase_once<9>(threads);
+    case 10:
+      return twophase_once<10>(threads);
     default:
       std::fprintf(stderr, "bench_explore: --twophase takes 3, 5, 7, 8, 9 or 10 RMs, not %u\n",
                    rms);

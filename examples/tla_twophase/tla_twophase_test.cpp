@@ -84,6 +84,24 @@ TEST(TlaTwoPhase, TheBugsTraceCommitsAfterOnePrepareAndAbortsAnother) {
   const std::string text = ex::format(sys, r.violation.trace);
   EXPECT_NE(text.find("TMCommit"), std::string::npos) << text;
   EXPECT_NE(text.find("RMChooseToAbort"), std::string::npos) << text;
+  // show() puts the data beside the tuple: the commit message was sent, and
+  // some RM is committed while another aborted.
+  EXPECT_NE(text.find("msgs={prepared="), std::string::npos) << text;
+  EXPECT_NE(text.find(" commit}"), std::string::npos) << text;
+}
+
+TEST(TlaTwoPhase, ShowPrintsEveryRmTheTmsPreparedSetAndTheMessages) {
+  tla_twophase::System<3> sys;
+  sys.reset();
+  ASSERT_TRUE(sys.apply(0).ok());  // RMPrepare(rm0)
+  ASSERT_TRUE(sys.apply(4).ok());  // TMRcvPrepared(rm0)
+  ASSERT_TRUE(sys.apply(6).ok());  // RMChooseToAbort(rm1)
+  EXPECT_EQ(sys.show(), "rm=paw tmPrepared=100 msgs={prepared=100}");
+  const std::string text = ex::format(sys, {0, 4, 6});
+  EXPECT_NE(text.find("| tm:init working=1 prepared=1 committed=0 aborted=1 | rm=paw "
+                      "tmPrepared=100 msgs={prepared=100}"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

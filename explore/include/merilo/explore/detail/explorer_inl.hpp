@@ -30,6 +30,7 @@
 #include <merilo/core/reentry.hpp>
 #include <merilo/explore/detail/fingerprint.hpp>
 #include <merilo/explore/detail/fingerprint_table.hpp>
+#include <merilo/explore/detail/frontier.hpp>
 #include <merilo/explore/detail/parent_links.hpp>
 #include <merilo/explore/step.hpp>
 
@@ -147,23 +148,6 @@ struct alignas(64) ChunkResult {
   }
 };
 
-/// A stored world waiting to be expanded: 24 bytes. Its world, in restore
-/// mode, is kept beside it (`Frontier::worlds`).
-struct FrontierItem {
-  Fingerprint fp;
-  std::uint32_t id = 0;
-};
-
-/// One level's worlds.
-template <class W>
-struct Frontier {
-  std::vector<FrontierItem> items;
-  std::vector<W> worlds;  // restore mode only
-  [[nodiscard]] std::size_t memory_bytes() const noexcept {
-    return items.capacity() * sizeof(FrontierItem) + worlds.capacity() * sizeof(W);
-  }
-};
-
 /// One worker's system and the search state it reads.
 template <System S>
 class alignas(64) Expander {
@@ -223,25 +207,28 @@ class alignas(64) Expander {
   }
 
   // Puts the system into frontier world `index`; "" on success, else why not.
-  // In restore mode, `first` says whether this is the world's first restore,
-  // the one that checks the world restored is the world stored.
+  // In restore mode, a sampled world is also reached by replay, and
+  // world() after restore is checked against the world stored.
   std::string reach(const Frontier<W>& frontier, std::uint32_t index, const Trace& path,
-                    bool sampled, std::uint64_t& steps, bool first = true) {
-    const FrontierItem& item = frontier.items[index];
+                    bool sampled, std::uint64_t& steps) {
     if constexpr (Restorable<S>) {
       if (restore_) {
+        const W& stored = frontier.world(index);
         if (sampled) {
-          std::string why = replay_to(path, item.fp, steps);
+          const Fingerprint fp = fingerprint(stored);
+          std::string why = replay_to(path, fp, steps);
           if (!why.empty()) return why;
+          sys_->restore(stored);
+          if (!(fingerprint(sys_->world()) == fp)) {
+            return "after restore(world), world() returned a different world";
+          }
+          return {};
         }
-        sys_->restore(frontier.worlds[index]);
-        if (first && !(fingerprint(sys_->world()) == item.fp)) {
-          return "after restore(world), world() returned a different world";
-        }
+        sys_->restore(stored);
         return {};
       }
     }
-    return replay_to(path, item.fp, steps);
+    return replay_to(path, frontier.fp(index), steps);
   }
 
   // On a sampled world: the tuple of its key must be the tuple it shows.
@@ -263,11 +250,10 @@ class alignas(64) Expander {
 
   // Puts the system into frontier world `index` and lists its enabled
   // kinds; false (with `out.problem` set) when the world itself is a problem.
-  bool prepare(const Frontier<W>& frontier, std::uint32_t index, Trace& path,
-               ChunkResult<W>& out) {
-    const FrontierItem& item = frontier.items[index];
-    const bool sampled = sample_ != 0 && (item.id < kAlwaysReplayed || item.id % sample_ == 0);
-    path = restore_ && !sampled ? Trace{} : parents_.path(item.id);
+  bool prepare(const Frontier<W>& frontier, std::uint32_t index, Trace& path, ChunkResult<W>& out) {
+    const std::uint32_t id = frontier.id(index);
+    const bool sampled = sample_ != 0 && (id < kAlwaysReplayed || id % sample_ == 0);
+    path = restore_ && !sampled ? Trace{} : parents_.path(id);
     enabled_.clear();
     try {
       std::string why = reach(frontier, index, path, sampled, out.steps);
@@ -304,7 +290,7 @@ class alignas(64) Expander {
       c.kind = static_cast<std::uint32_t>(enabled_[n]);
       try {
         if (n > 0) {
-          std::string why = reach(frontier, index, path, false, out.steps, false);
+          std::string why = reach(frontier, index, path, false, out.steps);
           if (!why.empty()) {
             out.problem = FrontierProblem{ViolationKind::nondeterminism, index, std::move(why)};
             return;
@@ -351,7 +337,7 @@ class alignas(64) Expander {
       for (std::size_t n = 0; n < enabled_.size(); ++n) {
         const auto kind = static_cast<std::uint32_t>(enabled_[n]);
         try {
-          if (n > 0) sys_->restore(frontier.worlds[index]);
+          if (n > 0) sys_->restore(frontier.world(index));
         } catch (...) {
           out.problem = FrontierProblem{ViolationKind::crash, index,
                                         core::crash_detail("restore", std::current_exception())};
@@ -370,7 +356,7 @@ class alignas(64) Expander {
       }
     }
     if (out.problem) return;  // a frontier world's problem comes first
-    constexpr std::size_t kAhead = 8;
+    constexpr std::size_t kAhead = 16;
     const std::size_t n = std::min(cut, pending_.size());
     for (std::size_t j = 0; j < n; ++j) {
       if (j + kAhead < n) visited_.prefetch(pending_[j + kAhead].fp);
@@ -522,7 +508,7 @@ class Search {
     result_.invariants = stepper_.names();
     if (!start()) return finish();
     make_workers();
-    for (std::size_t level = 0; !frontier_.items.empty(); ++level) {
+    for (std::size_t level = 0; !frontier_.empty(); ++level) {
       if (!expand_level(level)) break;
     }
     return finish();
@@ -538,8 +524,8 @@ class Search {
     }
     try {
       const W& w = sys_.world();
-      const FrontierItem root{fingerprint(w), 0};
-      visited_.insert(root.fp);
+      const Fingerprint fp = fingerprint(w);
+      visited_.insert(fp);
       parents_.add_root();
       result_.states = 1;
       std::string tuple = sys_.tuple();
@@ -549,8 +535,7 @@ class Search {
         result_.violation = std::move(initial);
         return false;
       }
-      frontier_.items.push_back(root);
-      if (restore_) frontier_.worlds.push_back(w);
+      frontier_.push(0, fp, &w);
       return true;
     } catch (...) {
       set_violation(ViolationKind::crash, {}, {},
@@ -578,22 +563,67 @@ class Search {
     return visited_.memory_bytes() + parents_.memory_bytes() + frontier_.memory_bytes();
   }
 
-  // Expands the frontier at depth `level`; false when the search is over.
+  // Expands the frontier at depth `level`, one slice (a frontier block) at
+  // a time, each expanded in parallel and then merged; false when the search
+  // is over. Once a merge ends the search (a violation, the bound), the
+  // rest of the level is still expanded, unmerged, for problems of its
+  // frontier worlds: their traces are shorter, so they win.
   bool expand_level(std::size_t level) {
-    const std::size_t size = frontier_.items.size();
-    const std::size_t chunks = (size + kChunk - 1) / kChunk;
+    const std::size_t size = frontier_.size();
+    Frontier<W> next(restore_);
+    bool ended = false;
+    for (std::size_t first = 0; first < size; first += Frontier<W>::kBlock) {
+      const std::size_t last = std::min(first + Frontier<W>::kBlock, size);
+      std::vector<ChunkResult<W>> out = expand_slice(level, first, last, next);
+      if (!result_.error.empty()) return false;
+      for (const auto& c : out) {
+        if (c.problem) {
+          set_violation(c.problem->kind, parents_.path(frontier_.id(c.problem->index)), {},
+                        c.problem->detail);
+          result_.depth = level == 0 ? 0 : level - 1;
+          return false;
+        }
+      }
+      if (ended) continue;
+      mark_fresh(out);
+      peak_bytes_ = std::max(peak_bytes_, stored_bytes() + next.memory_bytes() + bytes_of(out));
+      ended = !assign_ids(out, level, next);
+      frontier_.release(first);
+    }
+    log_.progress({result_.states, level + 1, next.size(), 0, stored_bytes()});
+    if (ended) return false;
+    frontier_ = std::move(next);
+    if (frontier_.empty()) {
+      result_.complete = true;
+      result_.depth = level;
+    } else {
+      result_.depth = level + 1;
+    }
+    return true;
+  }
+
+  static std::size_t bytes_of(const std::vector<ChunkResult<W>>& out) {
+    std::size_t n = out.capacity() * sizeof(ChunkResult<W>);
+    for (const auto& c : out) n += c.memory_bytes();
+    return n;
+  }
+
+  // Expands frontier[first, last) on every worker, in chunks.
+  std::vector<ChunkResult<W>> expand_slice(std::size_t level, std::size_t first, std::size_t last,
+                                           const Frontier<W>& next) {
+    const std::size_t chunks = (last - first + kChunk - 1) / kChunk;
     std::vector<ChunkResult<W>> out(chunks);
-    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> next_chunk{0};
     std::atomic<bool> stop{false};
-    const std::size_t base_bytes = stored_bytes();
     run_on_threads(std::min(expanders_.size(), chunks), [&](std::size_t t) {
       try {
-        for (std::size_t c = next++; c < chunks && !stop; c = next++) {
-          const std::size_t first = c * kChunk;
-          expanders_[t].expand(frontier_, first, std::min(first + kChunk, size), out[c]);
+        for (std::size_t c = next_chunk++; c < chunks && !stop; c = next_chunk++) {
+          const std::size_t begin = first + c * kChunk;
+          const std::size_t end = std::min(begin + kChunk, last);
+          expanders_[t].expand(frontier_, begin, end, out[c]);
           if (t == 0) {
-            log_.progress({result_.states, level, size, std::min((c + 1) * kChunk, size),
-                           base_bytes + out[c].memory_bytes() * (c + 1)});
+            log_.progress({result_.states, level, frontier_.size(), end,
+                           stored_bytes() + next.memory_bytes()});
           }
         }
       } catch (...) {
@@ -601,27 +631,12 @@ class Search {
         throw;
       }
     });
-    std::size_t transient = 0;
     for (auto& c : out) {
       result_.steps += c.steps;
       edges_.merge(c.edges);
-      transient += c.memory_bytes() + sizeof(ChunkResult<W>);
       if (!c.usage_error.empty() && result_.error.empty()) result_.error = c.usage_error;
     }
-    if (!result_.error.empty()) return false;
-    // A problem of a frontier world has a shorter trace than any candidate's.
-    for (const auto& c : out) {
-      if (c.problem) {
-        set_violation(c.problem->kind, parents_.path(frontier_.items[c.problem->index].id), {},
-                      c.problem->detail);
-        result_.depth = level == 0 ? 0 : level - 1;
-        return false;
-      }
-    }
-    mark_fresh(out);
-    const bool go_on = assign_ids(out, level, base_bytes + transient);
-    log_.progress({result_.states, result_.depth, frontier_.items.size(), 0, stored_bytes()});
-    return go_on;
+    return out;
   }
 
   // Pass 1 of the merge: inserts every candidate, in chunk order, into its
@@ -630,7 +645,7 @@ class Search {
   void mark_fresh(std::vector<ChunkResult<W>>& out) {
     const std::size_t threads = std::min<std::size_t>(expanders_.size(), out.size());
     run_on_threads(threads, [&](std::size_t t) {
-      constexpr std::size_t kAhead = 8;
+      constexpr std::size_t kAhead = 16;
       for (auto& chunk : out) {
         auto& cands = chunk.candidates;
         const std::size_t n = chunk.failure ? chunk.failure->position : cands.size();
@@ -649,15 +664,7 @@ class Search {
 
   // Pass 2 of the merge: ids in chunk order, parent links, tuples, the next
   // frontier, and the first violation. False when the search is over.
-  bool assign_ids(std::vector<ChunkResult<W>>& out, std::size_t level, std::size_t bytes) {
-    std::size_t fresh = 0;
-    for (const auto& chunk : out) {
-      for (const Candidate& c : chunk.candidates) fresh += c.fresh;
-    }
-    Frontier<W> next;
-    next.items.reserve(fresh);
-    if (restore_) next.worlds.reserve(fresh);
-    peak_bytes_ = std::max(peak_bytes_, bytes + next.memory_bytes());
+  bool assign_ids(std::vector<ChunkResult<W>>& out, std::size_t level, Frontier<W>& next) {
     for (auto& chunk : out) {
       const std::size_t n = chunk.failure ? chunk.failure->position : chunk.candidates.size();
       for (std::size_t i = 0; i < n; ++i) {
@@ -668,7 +675,7 @@ class Search {
           return false;  // truncated: the world that does not fit
         }
         const auto id = static_cast<std::uint32_t>(result_.states++);
-        parents_.add(frontier_.items[c.parent].id, c.kind);
+        parents_.add(frontier_.id(c.parent), c.kind);
         CandidateExtra* x = c.extra == kNoExtra ? nullptr : &chunk.extras[c.extra];
         if (x != nullptr && x->new_tuple) add_tuple(*x, id);
         if (x != nullptr && x->broke) {
@@ -677,24 +684,16 @@ class Search {
           result_.depth = level;
           return false;
         }
-        next.items.push_back(FrontierItem{c.fp, id});
-        if (restore_) next.worlds.push_back(std::move(chunk.worlds[i]));
+        next.push(id, c.fp, restore_ ? &chunk.worlds[i] : nullptr);
       }
       if (chunk.failure) {
-        Trace t = parents_.path(frontier_.items[chunk.failure->parent].id);
+        Trace t = parents_.path(frontier_.id(chunk.failure->parent));
         t.push_back(chunk.failure->kind);
         set_violation(chunk.failure->problem, std::move(t), {}, std::move(chunk.failure->detail));
         result_.depth = level;
         return false;
       }
       chunk = ChunkResult<W>{};
-    }
-    frontier_ = std::move(next);
-    if (frontier_.items.empty()) {
-      result_.complete = true;
-      result_.depth = level;
-    } else {
-      result_.depth = level + 1;
     }
     return true;
   }
@@ -740,7 +739,7 @@ class Search {
   TupleIds tuple_ids_;
   TupleKeys tuple_keys_;  // only for systems with tuple_key()
   Edges edges_;           // only with a graph
-  Frontier<W> frontier_;
+  Frontier<W> frontier_{restore_};
   std::size_t peak_bytes_ = 0;
   // One copy of the system per extra worker, each on its own cache lines.
   struct alignas(64) Copy {

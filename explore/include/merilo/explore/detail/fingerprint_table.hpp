@@ -7,7 +7,8 @@
 // table (the peak while growing stays close to the table itself). Each shard
 // is an array of 64-byte buckets of four fingerprints, probed linearly
 // bucket by bucket, filled up to 90% and grown by half when full: 16 bytes
-// per slot at a load between 60% and 90%, 18–27 bytes per stored world.
+// per slot at a load between 60% and 90%, 18–27 bytes per stored world
+// (about 21 on average: the shards grow at different times).
 // docs/design/fingerprints.md says why 128 bits, and what a collision costs.
 //
 // NOTE: `contains` may run on many threads at once while nothing inserts;
@@ -17,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <merilo/explore/detail/fingerprint.hpp>
@@ -29,12 +31,37 @@ struct alignas(64) FingerprintBucket {
   Fingerprint slot[kSlots];
 };
 
+/// A zeroed array of buckets. Arrays of 2 MiB and more are 2 MiB aligned
+/// and asked to be backed by huge pages (Linux `madvise`), since every probe
+/// lands on a random page: with 4 KiB pages each one is also a TLB miss,
+/// which a prefetch does not hide.
+class BucketArray {
+ public:
+  BucketArray() = default;
+  explicit BucketArray(std::size_t n);
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] std::size_t memory_bytes() const noexcept { return bytes_; }
+  FingerprintBucket& operator[](std::size_t i) noexcept { return data_.get()[i]; }
+  const FingerprintBucket& operator[](std::size_t i) const noexcept { return data_.get()[i]; }
+  FingerprintBucket* begin() noexcept { return data_.get(); }
+  FingerprintBucket* end() noexcept { return data_.get() + size_; }
+
+ private:
+  struct Free {
+    void operator()(FingerprintBucket* p) const noexcept;
+  };
+  std::unique_ptr<FingerprintBucket, Free> data_;
+  std::size_t size_ = 0;
+  std::size_t bytes_ = 0;
+};
+
 /// One shard: a growable open-addressing set of fingerprints. Slot value
 /// {0, 0} marks an empty slot; a real fingerprint {0, 0} is stored as
 /// {0, 1}, which costs one more 2^-128 chance of a collision.
 class FingerprintShard {
  public:
-  FingerprintShard();
+  /// A shard of `buckets` buckets to start with.
+  explicit FingerprintShard(std::size_t buckets = 4);
 
   /// Whether `fp` is in the set.
   [[nodiscard]] bool contains(Fingerprint fp) const noexcept {
@@ -71,9 +98,7 @@ class FingerprintShard {
   /// Fingerprints stored.
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   /// Bytes of the bucket array.
-  [[nodiscard]] std::size_t memory_bytes() const noexcept {
-    return buckets_.capacity() * sizeof(FingerprintBucket);
-  }
+  [[nodiscard]] std::size_t memory_bytes() const noexcept { return buckets_.memory_bytes(); }
   /// Empties the set, keeping its buckets.
   void clear() noexcept;
 
@@ -94,7 +119,7 @@ class FingerprintShard {
   }
   void grow();
 
-  std::vector<FingerprintBucket> buckets_;
+  BucketArray buckets_;
   std::size_t size_ = 0;
   std::size_t limit_ = 0;  // grow before storing more than this
 };
@@ -105,7 +130,10 @@ class FingerprintTable {
   static constexpr unsigned kShardBits = 6;
   static constexpr std::size_t kShards = std::size_t{1} << kShardBits;
 
-  FingerprintTable() : shards_(kShards) {}
+  /// Shards that start at different sizes (4 to 19 buckets), so that they
+  /// grow at different times and the table's load stays near its average
+  /// (75%) instead of swinging between 60% and 90% all at once.
+  FingerprintTable();
 
   /// The shard `fp` belongs to.
   [[nodiscard]] static std::size_t shard_of(const Fingerprint& fp) noexcept {
