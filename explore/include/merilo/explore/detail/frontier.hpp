@@ -30,16 +30,9 @@ class Frontier {
   /// Appends a world stored as `id`: its fingerprint `fp` and, in restore
   /// mode, the world itself (`*world`, never null then).
   void push(std::uint32_t id, const Fingerprint& fp, const W* world) {
-    if ((size_ & (kBlock - 1)) == 0) {
-      blocks_.emplace_back();
-      Block& b = blocks_.back();
-      b.ids.reserve(kBlock);
-      if (restore_) {
-        b.worlds.reserve(kBlock);
-      } else {
-        b.fps.reserve(kBlock);
-      }
-    }
+    // Not reserved up front: a block of big worlds would cost its full
+    // size for a level of a few.
+    if ((size_ & (kBlock - 1)) == 0) blocks_.emplace_back();
     Block& b = blocks_.back();
     b.ids.push_back(id);
     if (restore_) {
