@@ -11,9 +11,16 @@
 //   * crashes (an exception escaped one of the adapter's operations).
 //
 // `Options::max_states` is the one bound and has no default. Each search
-// logs one summary line, e.g.
+// logs one summary line, ending with its time, rate and peak memory, e.g.
 //
-//   merilo: complete=true states=38 depth=6 invariants=1 [no one passes without paying]
+// clang-format off
+//   merilo: complete=true states=38 depth=6 invariants=1 [no one passes without paying] (0.00s, 52000 states/s, 1700.2 B/state)
+// clang-format on
+//
+// and a search that runs over a second logs a progress line every second
+// (in place on a terminal, plain lines otherwise):
+//
+//   merilo: 12s states=1255810 depth=14 frontier=132608/228712 states/s=107729 memory=69.8 MB
 //
 // complete=true means every reachable world was checked; otherwise every
 // world within `depth` steps of the initial one was.
@@ -33,6 +40,10 @@
 // and puts the system straight into them (O(1) per world), replaying a
 // sample of paths from `reset()` to keep checking determinism.
 // `Mode::automatic` picks restore when it can.
+//
+// Adapters may also give `tuple_key()` (the tuple as an integer, so the
+// tuple string is built once per tuple, not once per world) and `show()`
+// (the world's data, printed beside the tuple in traces); see system.hpp.
 //
 // NOTE: the result — states, depth, tuples, the first violation and its
 // trace — is the same for every `threads` value and in both modes.
@@ -95,8 +106,7 @@ struct Options {
   std::size_t determinism_sample = 64;
   /// No summary line and no progress.
   bool quiet = false;
-  /// Where the summary line (and, on a terminal, progress) goes; nullptr
-  /// means stderr.
+  /// Where the summary and progress lines go; nullptr means stderr.
   std::FILE* log = nullptr;
   /// A label for the summary line (`merilo: <name>: complete=...`), e.g. to
   /// tell a fixed variant from a seeded bug; empty leaves it out.
@@ -129,7 +139,10 @@ struct Result {
   std::vector<std::string> invariants;
   /// The first violation, if any.
   Violation violation;
-  /// Bytes of the visited set and parent links at the end of the search.
+  /// Peak bytes of the search's own data: the visited set, the parent
+  /// links, the current and next frontier (with their worlds in restore
+  /// mode) and one slice's candidates. Not the system, its copies, the
+  /// tuples or the graph.
   std::size_t memory_bytes = 0;
   /// Wall time of the search.
   double seconds = 0;
@@ -143,7 +156,9 @@ struct Result {
     return error.empty() && !violation.found() && (complete || !require_complete);
   }
   /// The one summary line, e.g.
-  /// `merilo: complete=true states=38 depth=6 invariants=1 [no free pass]`.
+  /// `merilo: complete=true states=38 depth=6 invariants=1 [no free pass]`:
+  /// the logged line without its time, rate and memory, so it is the same
+  /// on every run.
   [[nodiscard]] std::string summary() const;
 };
 
