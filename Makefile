@@ -7,6 +7,7 @@
 #                  (JOBS=N: libFuzzer -fork=N); fuzz-merge minimises the
 #                  corpora; fuzz-afl runs the same targets under AFL++
 #   make bench     build and run the benchmarks
+#   make bench-spin  merilo against SPIN on TwoPhase (RMS="8 9 10" ROUNDS=3)
 #   make lint      clang-format check, the rules checker and clang-tidy
 #   make tsan      the multi-threaded tests (ctest label `threads`) under TSan
 #   make ci        the release gate: g++ and clang++ with -Werror, ASan+UBSan,
@@ -24,7 +25,7 @@ BUILD_TYPE ?= Test
 GENERATOR := $(if $(shell command -v ninja),-G Ninja,)
 DEPS     := cmake/deps.sh
 
-.PHONY: all deps build test explore fuzz fuzz-seeded fuzz-merge fuzz-afl bench lint format tsan ci clean install-check
+.PHONY: all deps build test explore fuzz fuzz-seeded fuzz-merge fuzz-afl bench bench-spin lint format tsan ci clean install-check
 
 all: build
 
@@ -55,6 +56,18 @@ bench:
 	cmake --build build-bench -j $(JOBS)
 	@for p in build-bench/bench-bin/bench_*; do echo "== $$p"; "$$p" || exit 1; done
 	@echo "== merilo vs SPIN"; bench/explore/vs_spin.sh build-bench/bench-bin/bench_explore
+
+# make bench-spin: merilo against SPIN 6.5.2 on Gray and Lamport's TwoPhase
+# (bench/spin/), for each of RMS resource managers, run alternately ROUNDS
+# times; prints the Markdown table docs/benchmarks.md records. 10 RMs takes
+# minutes and about 3 GB per tool.
+RMS ?= 8 9
+ROUNDS ?= 1
+bench-spin:
+	@$(DEPS) base bench
+	cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DMERILO_BUILD_BENCH=ON $(CMAKE_FLAGS)
+	cmake --build build-bench -j $(JOBS) --target bench_explore
+	@ROUNDS=$(ROUNDS) bench/spin/compare.sh build-bench/bench-bin/bench_explore $(RMS)
 
 lint:
 	@$(DEPS) base lint

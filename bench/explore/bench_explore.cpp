@@ -16,7 +16,10 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include <order/system.hpp>
+#include <tla_twophase/system.hpp>
 
 namespace {
 
@@ -105,11 +108,60 @@ int once(unsigned threads) {
   return r.complete ? 0 : 1;
 }
 
+// Peak resident set of this process, in bytes.
+std::size_t peak_rss() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::size_t>(usage.ru_maxrss) * 1024;
+}
+
+// One restore-mode search of TwoPhase with `rms` resource managers, for
+// bench/spin/compare.sh: prints "<seconds> <states> <depth> <memory_bytes>
+// <peak RSS bytes>". Progress goes to stderr (every second after the first).
+template <unsigned N>
+int twophase_once(unsigned threads) {
+  tla_twophase::System<N> sys;
+  const auto start = std::chrono::steady_clock::now();
+  const ex::Result r =
+      ex::explore(sys, {.max_states = 100'000'000, .threads = threads, .name = "tla_twophase"});
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("%.3f %zu %zu %zu %zu\n", secs, r.states, r.depth, r.memory_bytes, peak_rss());
+  return r.complete && !r.violation.found() ? 0 : 1;
+}
+
+int twophase(unsigned rms, unsigned threads) {
+  switch (rms) {
+    case 3:
+      return twophase_once<3>(threads);
+    case 5:
+      return twophase_once<5>(threads);
+    case 7:
+      return twophase_once<7>(threads);
+    case 8:
+      return twophase_once<8>(threads);
+    case 9:
+      return twophase_once<9>(threads);
+    case 10:
+      return twophase_once<10>(threads);
+    default:
+      std::fprintf(stderr, "bench_explore: --twophase takes 3, 5, 7, 8, 9 or 10 RMs, not %u\n",
+                   rms);
+      return 2;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "--counters-once") {
     return once(argc > 2 && std::string(argv[2]) == "2" ? 2U : 1U);
+  }
+  if (argc > 1 && std::string(argv[1]) == "--twophase") {
+    // --twophase RMS [THREADS]
+    const unsigned rms = argc > 2 ? static_cast<unsigned>(std::stoul(argv[2])) : 0;
+    const unsigned threads = argc > 3 ? static_cast<unsigned>(std::stoul(argv[3])) : 1;
+    return twophase(rms, threads);
   }
   std::printf(
       "| system | mode | threads | states | depth | seconds | states/s | vs replay/1 | bytes/state "
@@ -118,5 +170,6 @@ int main(int argc, char** argv) {
   bench<order::System>("order");
   bench<Counters<4, 15>>("counters 4x0..15");
   bench<Counters<6, 7>>("counters 6x0..7");
+  bench<tla_twophase::System<7>>("TwoPhase 7 RMs");
   return 0;
 }

@@ -67,11 +67,19 @@ std::string does_not_fit(std::size_t step, Kind k, std::size_t kinds,
 std::string format_rows(const std::vector<Row>& rows, const Replayed& replayed) {
   const std::size_t num_width = fmt::formatted_size("{}", rows.size());
   std::size_t desc_width = 0;
-  for (const Row& r : rows) desc_width = std::max(desc_width, r.description.size());
+  std::size_t tuple_width = 0;
+  for (const Row& r : rows) {
+    desc_width = std::max(desc_width, r.description.size());
+    tuple_width = std::max(tuple_width, r.tuple.size());
+  }
   std::string out;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    out += fmt::format("#{:0{}} {:<{}} | {}\n", i + 1, num_width, rows[i].description, desc_width,
-                       rows[i].tuple);
+    out += fmt::format("#{:0{}} {:<{}} | ", i + 1, num_width, rows[i].description, desc_width);
+    if (rows[i].show.empty()) {
+      out += fmt::format("{}\n", rows[i].tuple);
+    } else {
+      out += fmt::format("{:<{}} | {}\n", rows[i].tuple, tuple_width, rows[i].show);
+    }
   }
   if (!replayed.error.empty()) {
     out += fmt::format("TRACE DOES NOT FIT: {}\n", replayed.error);

@@ -1,7 +1,8 @@
 // report.cpp — the explorer's own text: violation kinds and lines, the
-// summary line, progress on a terminal, and the tuple graph as DOT.
+// summary line, progress lines, and the tuple graph as DOT.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -79,28 +80,52 @@ std::string TupleGraph::to_dot(std::string_view name) const {
 
 namespace detail {
 
+namespace {
+// "1.9 GB", "27.3 MB", "512 kB", "912 B".
+std::string bytes_text(std::size_t bytes) {
+  const auto b = static_cast<double>(bytes);
+  if (b >= 1e9) return fmt::format("{:.1f} GB", b / 1e9);
+  if (b >= 1e6) return fmt::format("{:.1f} MB", b / 1e6);
+  if (b >= 1e3) return fmt::format("{:.0f} kB", b / 1e3);
+  return fmt::format("{} B", bytes);
+}
+}  // namespace
+
 Log::Log(std::FILE* out)
     : out_(out),
       terminal_(out != nullptr && isatty(fileno(out)) != 0),
       start_(std::chrono::steady_clock::now()),
-      last_(start_) {}
+      next_(start_ + std::chrono::seconds(1)) {}
 
-void Log::progress(std::size_t states, std::size_t depth) {
-  if (!terminal_) return;
+void Log::progress(const Progress& p) {
+  if (out_ == nullptr) return;
   const auto now = std::chrono::steady_clock::now();
-  if (now - last_ < std::chrono::seconds(1)) return;
-  last_ = now;
+  if (now < next_) return;
+  next_ = now + std::chrono::seconds(1);
   const double secs = std::chrono::duration<double>(now - start_).count();
-  fmt::print(out_, "\rmerilo: states={} depth={} states/s={:.0f}   ", states, depth,
-             static_cast<double>(states) / secs);
+  const std::string line = fmt::format(
+      "merilo: {:.0f}s states={} depth={} frontier={}/{} states/s={:.0f} memory={}", secs, p.states,
+      p.depth, p.expanded, p.frontier, static_cast<double>(p.states) / secs, bytes_text(p.memory));
+  if (terminal_) {
+    fmt::print(out_, "\r{}\x1b[K", line);
+    dirty_ = true;
+  } else {
+    fmt::print(out_, "{}\n", line);
+  }
   std::fflush(out_);
-  dirty_ = true;
 }
 
 void Log::summary(const ExploreResult& result) {
   if (out_ == nullptr) return;
   if (dirty_) fmt::print(out_, "\r\x1b[K");
-  fmt::print(out_, "{}\n", result.summary());
+  std::string line = result.summary();
+  if (result.error.empty() && result.states > 0) {
+    line +=
+        fmt::format(" ({:.2f}s, {:.0f} states/s, {:.1f} B/state)", result.seconds,
+                    static_cast<double>(result.states) / std::max(result.seconds, 1e-9),
+                    static_cast<double>(result.memory_bytes) / static_cast<double>(result.states));
+  }
+  fmt::print(out_, "{}\n", line);
   std::fflush(out_);
 }
 

@@ -10,18 +10,25 @@
 //   * nondeterminism (the same kinds from `reset()` reached another world),
 //   * crashes (an exception escaped one of the adapter's operations).
 //
-// `ExploreOptions::max_states` is the one bound and has no default. Each search
-// logs one summary line, e.g.
+// `Options::max_states` is the one bound and has no default. Each search
+// logs one summary line, ending with its time, rate and peak memory, e.g.
 //
-//   merilo: complete=true states=38 depth=6 invariants=1 [no one passes without paying]
+// clang-format off
+//   merilo: complete=true states=38 depth=6 invariants=1 [no one passes without paying] (0.00s, 52000 states/s, 1700.2 B/state)
+// clang-format on
+//
+// and a search that runs over a second logs a progress line every second
+// (in place on a terminal, plain lines otherwise):
+//
+//   merilo: 12s states=1255810 depth=14 frontier=132608/228712 states/s=107729 memory=69.8 MB
 //
 // complete=true means every reachable world was checked; otherwise every
 // world within `depth` steps of the initial one was.
 //
 // Example:
 //
-//   merilo::explore::ExploreOptions options{.max_states = 10'000, .require_complete = true};
-//   merilo::explore::ExploreResult result = merilo::explore::explore(sys, options);
+//   merilo::explore::Options options{.max_states = 10'000, .require_complete = true};
+//   merilo::explore::Result result = merilo::explore::explore(sys, options);
 //   if (result.violation.found()) {
 //     std::puts(merilo::explore::format(sys, result.violation.trace).c_str());  // replay.hpp
 //   }
@@ -33,6 +40,10 @@
 // and puts the system straight into them (O(1) per world), replaying a
 // sample of paths from `reset()` to keep checking determinism.
 // `Mode::automatic` picks restore when it can.
+//
+// Adapters may also give `tuple_key()` (the tuple as an integer, so the
+// tuple string is built once per tuple, not once per world) and `show()`
+// (the world's data, printed beside the tuple in traces); see system.hpp.
 //
 // NOTE: the result — states, depth, tuples, the first violation and its
 // trace — is the same for every `threads` value and in both modes.
@@ -79,7 +90,7 @@ struct TupleGraph {
 };
 
 /// Bounds and knobs of one search.
-struct ExploreOptions {
+struct Options {
   /// The most worlds the search stores. Required: 0 (the default) is a usage
   /// error, so that every search states its own bound.
   std::size_t max_states = 0;
@@ -95,8 +106,7 @@ struct ExploreOptions {
   std::size_t determinism_sample = 64;
   /// No summary line and no progress.
   bool quiet = false;
-  /// Where the summary line (and, on a terminal, progress) goes; nullptr
-  /// means stderr.
+  /// Where the summary and progress lines go; nullptr means stderr.
   std::FILE* log = nullptr;
   /// A label for the summary line (`merilo: <name>: complete=...`), e.g. to
   /// tell a fixed variant from a seeded bug; empty leaves it out.
@@ -107,7 +117,7 @@ struct ExploreOptions {
 };
 
 /// What a search reached.
-struct ExploreResult {
+struct Result {
   /// A usage error ("max_states is required", re-entry, a bad invariant
   /// list, ...). When set, the search did not run and every other field is
   /// empty.
@@ -129,13 +139,16 @@ struct ExploreResult {
   std::vector<std::string> invariants;
   /// The first violation, if any.
   Violation violation;
-  /// Bytes of the visited set and parent links at the end of the search.
+  /// Peak bytes of the search's own data: the visited set, the parent
+  /// links, the current and next frontier (with their worlds in restore
+  /// mode) and one slice's candidates. Not the system, its copies, the
+  /// tuples or the graph.
   std::size_t memory_bytes = 0;
   /// Wall time of the search.
   double seconds = 0;
   /// Whether the caller asked for a complete search.
   bool require_complete = false;
-  /// `ExploreOptions::name`.
+  /// `Options::name`.
   std::string name;
 
   /// No usage error, no violation, and complete if completeness was required.
@@ -143,16 +156,18 @@ struct ExploreResult {
     return error.empty() && !violation.found() && (complete || !require_complete);
   }
   /// The one summary line, e.g.
-  /// `merilo: complete=true states=38 depth=6 invariants=1 [no free pass]`.
+  /// `merilo: complete=true states=38 depth=6 invariants=1 [no free pass]`:
+  /// the logged line without its time, rate and memory, so it is the same
+  /// on every run.
   [[nodiscard]] std::string summary() const;
 };
 
 /// Explores `sys` breadth-first within `options`. Never throws: usage errors
-/// land in `ExploreResult::error`, broken rules in `ExploreResult::violation`. A world
+/// land in `Result::error`, broken rules in `Result::violation`. A world
 /// that is not an `fsm::World`, or an `invariants()` that does not list
 /// `Invariant<S>` values, is a compile error that says so.
 template <System S>
-[[nodiscard]] ExploreResult explore(S& sys, const ExploreOptions& options);
+[[nodiscard]] Result explore(S& sys, const Options& options);
 
 }  // namespace merilo::explore
 

@@ -2,7 +2,8 @@
 //
 // `format(sys, trace)` replays a trace (trace.hpp) and prints one aligned
 // row per step — the step number, what the step did, every machine's state
-// after it — then the rule it broke:
+// after it and, when the system has `show()` (system.hpp), the world's data
+// after a second bar — then the rule it broke:
 //
 //   #1 coin | turnstile:unlocked
 //   #2 push | turnstile:locked
@@ -84,6 +85,7 @@ namespace detail {
 struct Row {
   std::string description;
   std::string tuple;
+  std::string show;  // the system's show(), when it has one
 };
 
 /// The table text for `rows` and the outcome line for `replayed`.
@@ -182,9 +184,12 @@ std::string format(S& sys, const Trace& trace) {
   const Replayed r = detail::replay_twice(
       sys, trace,
       [&](Kind k) {
-        rows.push_back({std::string(sys.describe(k)), {}});
+        rows.push_back({std::string(sys.describe(k)), {}, {}});
       },
-      [&] { rows.back().tuple = std::string(sys.tuple()); });
+      [&] {
+        rows.back().tuple = std::string(sys.tuple());
+        if constexpr (Shows<S>) rows.back().show = std::string(sys.show());
+      });
   return detail::format_rows(rows, r);
 }
 

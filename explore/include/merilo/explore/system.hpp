@@ -137,6 +137,28 @@ concept Restorable = System<S> && requires(S& s, const world_t<S>& w) {
   s.restore(w);
 };
 
+/// A system that names its tuple with one integer, so the explorer builds
+/// the `tuple()` string only for tuples it has not met (a string per new
+/// world otherwise, often the biggest cost of a search; docs/explore.md,
+/// "Tuples").
+///
+/// NOTE: equal keys must mean equal tuples (different keys may still share
+/// a tuple). The explorer checks this on the worlds it samples for
+/// determinism and stops with a usage error naming both tuples when not.
+template <class S>
+concept TupleKeyed = System<S> && requires(const S& cs) {
+  { cs.tuple_key() } -> std::convertible_to<std::uint64_t>;
+};
+
+/// A system that can show the data of its current world (the messages in
+/// flight, a coordinator's vote set, ...) in one line, beside the tuple:
+/// `format` prints it in every row of a trace, and the gtest glue in
+/// failures.
+template <class S>
+concept Shows = System<S> && requires(const S& cs) {
+  { cs.show() } -> std::convertible_to<std::string>;
+};
+
 namespace detail {
 
 /// `Invariant<B>`'s `B`; no `type` for anything else.

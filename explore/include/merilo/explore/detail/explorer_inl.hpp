@@ -2,10 +2,12 @@
 //
 // Level-synchronous search. Each level's frontier is cut into fixed-size
 // chunks; workers expand chunks (reading the visited set, never writing it)
-// into per-chunk candidate lists, and one thread then merges the chunks in
-// order. Because chunking does not depend on the thread count and the merge
-// is sequential, ids, traces and the first violation are the same for any
-// number of threads.
+// into per-chunk candidate lists. The merge then runs in two passes: every
+// thread walks all candidates in chunk order and inserts those of its own
+// table shards (so the first occurrence of each world, in an order that does
+// not depend on the thread count, is the one marked new); then one pass in
+// the same order gives the new worlds their ids. Ids, traces and the first
+// violation are therefore the same for any number of threads.
 #ifndef MERILO_EXPLORE_DETAIL_EXPLORER_INL_HPP
 #define MERILO_EXPLORE_DETAIL_EXPLORER_INL_HPP
 
@@ -20,13 +22,16 @@
 #include <thread>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include <merilo/core/crash.hpp>
 #include <merilo/core/reentry.hpp>
 #include <merilo/explore/detail/fingerprint.hpp>
-#include <merilo/explore/detail/visited.hpp>
+#include <merilo/explore/detail/fingerprint_table.hpp>
+#include <merilo/explore/detail/frontier.hpp>
+#include <merilo/explore/detail/parent_links.hpp>
 #include <merilo/explore/step.hpp>
 
 namespace merilo::explore::detail {
@@ -37,30 +42,42 @@ inline constexpr std::size_t kChunk = 64;
 
 /// In restore mode the first worlds are all replayed from reset, so a small
 /// system gets a full determinism check; after them, one in
-/// `ExploreOptions::determinism_sample`.
+/// `Options::determinism_sample`. The same worlds check `tuple_key()`.
 inline constexpr std::uint32_t kAlwaysReplayed = 1024;
 
 /// The usage error for options that cannot run, or "" when they can.
-[[nodiscard]] std::string check_options(const ExploreOptions& options, bool restorable,
-                                        bool copyable);
+[[nodiscard]] std::string check_options(const Options& options, bool restorable, bool copyable);
 
-/// Progress on a terminal, and the summary line.
+/// What a progress line says.
+struct Progress {
+  std::size_t states = 0;    // stored
+  std::size_t depth = 0;     // the level being expanded
+  std::size_t frontier = 0;  // worlds at that level
+  std::size_t expanded = 0;  // of them, expanded so far
+  std::size_t memory = 0;    // bytes, as Result::memory_bytes counts them
+};
+
+/// Progress lines (every second once a search has run a second: in place
+/// on a terminal, plain lines otherwise) and the summary line.
 class Log {
  public:
   explicit Log(std::FILE* out);
-  void progress(std::size_t states, std::size_t depth);
-  void summary(const ExploreResult& result);
+  /// Prints a progress line if one is due. Cheap when none is.
+  void progress(const Progress& p);
+  void summary(const Result& result);
 
  private:
   std::FILE* out_;
   bool terminal_;
   bool dirty_ = false;
   std::chrono::steady_clock::time_point start_;
-  std::chrono::steady_clock::time_point last_;
+  std::chrono::steady_clock::time_point next_;
 };
 
 /// The first (and so shortest) state id reached for each tuple.
 using TupleIds = std::unordered_map<std::string, std::uint32_t>;
+/// For systems with `tuple_key()`: the tuple of each key seen.
+using TupleKeys = std::unordered_map<std::uint64_t, std::string>;
 
 /// A problem of one frontier world itself: found while reaching or
 /// expanding it, so its trace is the path to that world.
@@ -70,26 +87,37 @@ struct FrontierProblem {
   std::string detail;
 };
 
+/// A step from a frontier world that failed (apply error, mode change,
+/// crash): the merge stops there, so only a chunk's first one matters.
+struct StepFailure {
+  std::size_t position = 0;  // candidates of the chunk before it
+  std::uint32_t parent = 0;  // position in the frontier
+  std::uint32_t kind = 0;
+  ViolationKind problem = ViolationKind::none;
+  std::string detail;
+};
+
 /// What only some candidates carry: a tuple the search has not stored yet,
-/// or a problem. Kept apart so the common candidate stays small.
+/// or a broken invariant. Kept apart so the common candidate stays small.
 struct CandidateExtra {
   std::string tuple;
+  std::uint64_t key = 0;
   bool new_tuple = false;
-  ViolationKind problem = ViolationKind::none;
+  bool broke = false;
   std::string invariant;
   std::string detail;
 };
 
 inline constexpr std::uint32_t kNoExtra = 0xFFFFFFFF;
 
-/// A world one step beyond the frontier, or the failure of that step.
-template <class W>
+/// A world one step beyond the frontier that this chunk had not seen:
+/// 32 bytes. Its world, in restore mode, is in `ChunkResult::worlds`.
 struct Candidate {
   Fingerprint fp;
   std::uint32_t parent = 0;  // position in the frontier
   std::uint32_t kind = 0;
   std::uint32_t extra = kNoExtra;  // index into ChunkResult::extras
-  std::optional<W> world;          // kept in restore mode only
+  std::uint8_t fresh = 0;          // set by the merge: first time stored
 };
 
 using Edges = std::set<TupleGraph::Edge>;
@@ -98,26 +126,26 @@ using Edges = std::set<TupleGraph::Edge>;
 /// threads, and sharing a line between them costs more than the padding.
 template <class W>
 struct alignas(64) ChunkResult {
-  std::vector<Candidate<W>> candidates;
+  std::vector<Candidate> candidates;
+  std::vector<W> worlds;  // restore mode only: worlds[i] is candidates[i]'s
   std::vector<CandidateExtra> extras;
   Edges edges;                             // only when the caller asked for a graph
   std::optional<FrontierProblem> problem;  // the chunk's first frontier problem
+  std::optional<StepFailure> failure;      // the chunk's first failed step
+  std::string usage_error;                 // tuple_key() broke its contract
   std::uint64_t steps = 0;
 
-  CandidateExtra& extra_of(Candidate<W>& c) {
+  CandidateExtra& extra_of(Candidate& c) {
     if (c.extra == kNoExtra) {
       c.extra = static_cast<std::uint32_t>(extras.size());
       extras.emplace_back();
     }
     return extras[c.extra];
   }
-};
-
-template <class W>
-struct FrontierItem {
-  std::uint32_t id = 0;
-  Fingerprint fp;
-  std::optional<W> world;  // restore mode only
+  [[nodiscard]] std::size_t memory_bytes() const noexcept {
+    return candidates.capacity() * sizeof(Candidate) + worlds.capacity() * sizeof(W) +
+           extras.capacity() * sizeof(CandidateExtra);
+  }
 };
 
 /// One worker's system and the search state it reads.
@@ -126,8 +154,8 @@ class alignas(64) Expander {
  public:
   using W = world_t<S>;
 
-  Expander(S& sys, bool restore, std::size_t sample, const FingerprintSet& visited,
-           const ParentLinks& parents, const TupleIds& tuples, bool graph)
+  Expander(S& sys, bool restore, std::size_t sample, const FingerprintTable& visited,
+           const ParentLinks& parents, const TupleIds& tuples, const TupleKeys& keys, bool graph)
       : sys_(&sys),
         stepper_(sys),
         graph_(graph),
@@ -135,14 +163,21 @@ class alignas(64) Expander {
         sample_(sample),
         visited_(visited),
         parents_(parents),
-        tuples_(tuples) {}
+        tuples_(tuples),
+        keys_(keys) {}
 
   /// Expands frontier[first, last) into `out`.
-  void expand(const std::vector<FrontierItem<W>>& frontier, std::size_t first, std::size_t last,
+  void expand(const Frontier<W>& frontier, std::size_t first, std::size_t last,
               ChunkResult<W>& out) {
     local_.clear();
+    if constexpr (Restorable<S>) {
+      if (restore_ && !graph_) {
+        expand_batched(frontier, first, last, out);
+        return;
+      }
+    }
     for (std::size_t i = first; i < last && !out.problem; ++i) {
-      expand_one(frontier[i], static_cast<std::uint32_t>(i), out);
+      expand_one(frontier, static_cast<std::uint32_t>(i), out);
     }
   }
 
@@ -171,35 +206,62 @@ class alignas(64) Expander {
     return {};
   }
 
-  // Puts the system into `item`'s world; "" on success, else why not.
-  std::string reach(const FrontierItem<W>& item, const Trace& path, bool sampled,
-                    std::uint64_t& steps) {
+  // Puts the system into frontier world `index`; "" on success, else why not.
+  // In restore mode, a sampled world is also reached by replay, and
+  // world() after restore is checked against the world stored.
+  std::string reach(const Frontier<W>& frontier, std::uint32_t index, const Trace& path,
+                    bool sampled, std::uint64_t& steps) {
     if constexpr (Restorable<S>) {
       if (restore_) {
+        const W& stored = frontier.world(index);
         if (sampled) {
-          std::string why = replay_to(path, item.fp, steps);
+          const Fingerprint fp = fingerprint(stored);
+          std::string why = replay_to(path, fp, steps);
           if (!why.empty()) return why;
+          sys_->restore(stored);
+          if (!(fingerprint(sys_->world()) == fp)) {
+            return "after restore(world), world() returned a different world";
+          }
+          return {};
         }
-        sys_->restore(*item.world);
-        if (!(fingerprint(sys_->world()) == item.fp)) {
-          return "after restore(world), world() returned a different world";
-        }
+        sys_->restore(stored);
         return {};
       }
     }
-    return replay_to(path, item.fp, steps);
+    return replay_to(path, frontier.fp(index), steps);
   }
 
-  void expand_one(const FrontierItem<W>& item, std::uint32_t index, ChunkResult<W>& out) {
-    const bool sampled = sample_ != 0 && (item.id < kAlwaysReplayed || item.id % sample_ == 0);
-    const Trace path = restore_ && !sampled ? Trace{} : parents_.path(item.id);
+  // On a sampled world: the tuple of its key must be the tuple it shows.
+  void check_key(ChunkResult<W>& out) {
+    if constexpr (TupleKeyed<S>) {
+      const std::uint64_t key = sys_->tuple_key();
+      const auto it = keys_.find(key);
+      if (it == keys_.end()) return;
+      std::string tuple = sys_->tuple();
+      if (tuple != it->second && out.usage_error.empty()) {
+        out.usage_error = "merilo: tuple_key() returned " + std::to_string(key) +
+                          " for two different tuples, \"" + it->second + "\" and \"" + tuple +
+                          "\"; equal keys must mean equal tuples";
+      }
+    } else {
+      (void)out;
+    }
+  }
+
+  // Puts the system into frontier world `index` and lists its enabled
+  // kinds; false (with `out.problem` set) when the world itself is a problem.
+  bool prepare(const Frontier<W>& frontier, std::uint32_t index, Trace& path, ChunkResult<W>& out) {
+    const std::uint32_t id = frontier.id(index);
+    const bool sampled = sample_ != 0 && (id < kAlwaysReplayed || id % sample_ == 0);
+    path = restore_ && !sampled ? Trace{} : parents_.path(id);
     enabled_.clear();
     try {
-      std::string why = reach(item, path, sampled, out.steps);
+      std::string why = reach(frontier, index, path, sampled, out.steps);
       if (!why.empty()) {
         out.problem = FrontierProblem{ViolationKind::nondeterminism, index, std::move(why)};
-        return;
+        return false;
       }
+      if (sampled) check_key(out);
       const std::size_t kinds = sys_->kinds();
       for (Kind k = 0; k < kinds; ++k) {
         if (sys_->enabled(k)) enabled_.push_back(k);
@@ -207,22 +269,28 @@ class alignas(64) Expander {
       if (enabled_.empty() && !sys_->settled()) {
         out.problem = FrontierProblem{ViolationKind::deadlock, index,
                                       "no kind is enabled and the system is not settled"};
-        return;
+        return false;
       }
       if (graph_) from_ = sys_->tuple();
     } catch (...) {
       out.problem =
           FrontierProblem{ViolationKind::crash, index,
                           core::crash_detail("reset/enabled/settled", std::current_exception())};
-      return;
+      return false;
     }
+    return true;
+  }
+
+  void expand_one(const Frontier<W>& frontier, std::uint32_t index, ChunkResult<W>& out) {
+    Trace path;
+    if (!prepare(frontier, index, path, out)) return;
     for (std::size_t n = 0; n < enabled_.size(); ++n) {
-      Candidate<W> c;
+      Candidate c;
       c.parent = index;
       c.kind = static_cast<std::uint32_t>(enabled_[n]);
       try {
         if (n > 0) {
-          std::string why = reach(item, path, false, out.steps);
+          std::string why = reach(frontier, index, path, false, out.steps);
           if (!why.empty()) {
             out.problem = FrontierProblem{ViolationKind::nondeterminism, index, std::move(why)};
             return;
@@ -233,21 +301,108 @@ class alignas(64) Expander {
         if (graph_ && taken != Step::failed) {
           out.edges.insert(TupleGraph::Edge{from_, label_, std::string(sys_->tuple())});
         }
-        if (taken == Step::seen) continue;
+        if (taken != Step::fresh) continue;
+        if (restore_) out.worlds.push_back(sys_->world());
       } catch (...) {
-        CandidateExtra& x = out.extra_of(c);
-        x.problem = ViolationKind::crash;
-        x.detail = core::crash_detail("reset/describe/tuple", std::current_exception());
+        fail(c, ViolationKind::crash,
+             core::crash_detail("reset/describe/tuple/world", std::current_exception()), out);
+        continue;
       }
-      out.candidates.push_back(std::move(c));
+      out.candidates.push_back(c);
+    }
+  }
+
+  // A successor of the batched expansion, before the visited set is asked.
+  struct Pending {
+    Fingerprint fp;
+    std::uint32_t parent;
+    std::uint32_t kind;
+    W world;
+  };
+
+  // Restore mode: first every successor of the chunk (applied, fingerprinted,
+  // copied), then the visited set is probed for each with the probe of a
+  // few successors ahead already prefetched, and only the new ones are put
+  // back (restore) to have their invariants and tuple checked. The order of
+  // candidates and failures is that of expand_one.
+  void expand_batched(const Frontier<W>& frontier, std::size_t first, std::size_t last,
+                      ChunkResult<W>& out) {
+    pending_.clear();
+    std::size_t cut = std::numeric_limits<std::size_t>::max();  // pending before a failure
+    std::optional<StepFailure> failure;
+    for (std::size_t i = first; i < last && !out.problem; ++i) {
+      const auto index = static_cast<std::uint32_t>(i);
+      Trace path;
+      if (!prepare(frontier, index, path, out)) break;
+      for (std::size_t n = 0; n < enabled_.size(); ++n) {
+        const auto kind = static_cast<std::uint32_t>(enabled_[n]);
+        try {
+          if (n > 0) sys_->restore(frontier.world(index));
+        } catch (...) {
+          out.problem = FrontierProblem{ViolationKind::crash, index,
+                                        core::crash_detail("restore", std::current_exception())};
+          break;
+        }
+        ++out.steps;
+        const StepEnd end = stepper_.take(kind, nullptr, broke_, [&] {
+          const W& w = sys_->world();
+          pending_.push_back(Pending{fingerprint(w), index, kind, w});
+          return false;
+        });
+        if (end == StepEnd::broke && !failure) {
+          cut = pending_.size();
+          failure = StepFailure{0, index, kind, broke_.kind, std::move(broke_.detail)};
+        }
+      }
+    }
+    if (out.problem) return;  // a frontier world's problem comes first
+    constexpr std::size_t kAhead = 16;
+    const std::size_t n = std::min(cut, pending_.size());
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j + kAhead < n) visited_.prefetch(pending_[j + kAhead].fp);
+      Pending& p = pending_[j];
+      if (visited_.contains(p.fp) || !local_.insert(p.fp)) continue;
+      Candidate c;
+      c.fp = p.fp;
+      c.parent = p.parent;
+      c.kind = p.kind;
+      try {
+        sys_->restore(p.world);
+        if (stepper_.check(nullptr, broke_) == StepEnd::broke) {
+          if (broke_.kind != ViolationKind::invariant) {
+            failure = StepFailure{0, c.parent, c.kind, broke_.kind, std::move(broke_.detail)};
+            break;
+          }
+          CandidateExtra& x = out.extra_of(c);
+          x.broke = true;
+          x.invariant = std::move(broke_.invariant);
+          x.detail = std::move(broke_.detail);
+        }
+        note_tuple(c, out);
+      } catch (...) {
+        failure = StepFailure{0, c.parent, c.kind, ViolationKind::crash,
+                              core::crash_detail("restore/tuple", std::current_exception())};
+        break;
+      }
+      out.worlds.push_back(p.world);
+      out.candidates.push_back(c);
+    }
+    if (failure) {
+      failure->position = out.candidates.size();
+      out.failure = std::move(failure);
     }
   }
 
   enum class Step : std::uint8_t { fresh, seen, failed };
 
+  void fail(const Candidate& c, ViolationKind problem, std::string detail, ChunkResult<W>& out) {
+    if (out.failure) return;
+    out.failure = StepFailure{out.candidates.size(), c.parent, c.kind, problem, std::move(detail)};
+  }
+
   // Takes c.kind (the one step routine, step.hpp) and fills `c` unless the
   // world was seen before. Its invariants are checked only when it is new.
-  Step step(Candidate<W>& c, ChunkResult<W>& out) {
+  Step step(Candidate& c, ChunkResult<W>& out) {
     ++out.steps;
     const StepEnd end = stepper_.take(c.kind, nullptr, broke_, [&] {
       c.fp = fingerprint(sys_->world());
@@ -255,21 +410,38 @@ class alignas(64) Expander {
     });
     if (end == StepEnd::seen) return Step::seen;
     if (end == StepEnd::broke) {
+      if (broke_.kind != ViolationKind::invariant) {
+        fail(c, broke_.kind, std::move(broke_.detail), out);
+        return Step::failed;
+      }
       CandidateExtra& x = out.extra_of(c);
-      x.problem = broke_.kind;
+      x.broke = true;
       x.invariant = std::move(broke_.invariant);
       x.detail = std::move(broke_.detail);
-      if (x.problem != ViolationKind::invariant) return Step::failed;
     }
-    const auto& w = sys_->world();
-    std::string tuple = sys_->tuple();
-    if (!tuples_.contains(tuple)) {
+    note_tuple(c, out);
+    return Step::fresh;
+  }
+
+  // Builds the tuple string only for a tuple this worker has not met.
+  void note_tuple(Candidate& c, ChunkResult<W>& out) {
+    if constexpr (TupleKeyed<S>) {
+      const std::uint64_t key = sys_->tuple_key();
+      if (known_keys_.contains(key)) return;
+      known_keys_.insert(key);
+      if (keys_.contains(key)) return;
+      CandidateExtra& x = out.extra_of(c);
+      x.tuple = sys_->tuple();
+      x.key = key;
+      x.new_tuple = true;
+    } else {
+      std::string tuple = sys_->tuple();
+      if (tuples_.contains(tuple) || known_tuples_.contains(tuple)) return;
+      known_tuples_.insert(tuple);
       CandidateExtra& x = out.extra_of(c);
       x.tuple = std::move(tuple);
       x.new_tuple = true;
     }
-    if (restore_) c.world.emplace(w);
-    return Step::fresh;
   }
 
   S* sys_;
@@ -280,12 +452,42 @@ class alignas(64) Expander {
   std::string label_;  // the step's description, with a graph
   bool restore_;
   std::size_t sample_;
-  const FingerprintSet& visited_;
+  const FingerprintTable& visited_;
   const ParentLinks& parents_;
   const TupleIds& tuples_;
-  FingerprintSet local_;  // successors this chunk has produced
+  const TupleKeys& keys_;
+  FingerprintShard local_;  // successors this chunk has produced
   std::vector<Kind> enabled_;
+  std::vector<Pending> pending_;  // the batched expansion's successors
+  // Tuples (or keys) this worker has marked new: the first occurrence in
+  // chunk order of a tuple is always marked (docs/design/explorer.md).
+  std::unordered_set<std::uint64_t> known_keys_;
+  std::unordered_set<std::string> known_tuples_;
 };
+
+/// Runs `work(t)` on threads 0..n-1, the calling thread being 0, and
+/// rethrows the first exception of merilo's own (out of memory) any raised.
+template <class F>
+void run_on_threads(std::size_t n, F&& work) {
+  std::vector<std::exception_ptr> failures(n);
+  auto guarded = [&](std::size_t t) {
+    core::EntryGuard guard;
+    try {
+      work(t);
+    } catch (...) {
+      failures[t] = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    threads.reserve(n - 1);
+    for (std::size_t t = 1; t < n; ++t) threads.emplace_back(guarded, t);
+    guarded(0);
+  }
+  for (auto& f : failures) {
+    if (f) std::rethrow_exception(f);
+  }
+}
 
 /// One search, from the initial world to the first violation, the bound or
 /// the end.
@@ -294,13 +496,13 @@ class Search {
  public:
   using W = world_t<S>;
 
-  Search(S& sys, const ExploreOptions& options, bool restore)
-      : sys_(sys), options_(options), restore_(restore), stepper_(sys) {}
+  Search(S& sys, const Options& options, bool restore)
+      : sys_(sys), options_(options), restore_(restore), stepper_(sys), parents_(sys.kinds()) {}
 
   /// A usage error in the system's invariant list, or "".
   [[nodiscard]] const std::string& error() const noexcept { return stepper_.error(); }
 
-  ExploreResult run() {
+  Result run() {
     result_.require_complete = options_.require_complete;
     result_.name = options_.name;
     result_.invariants = stepper_.names();
@@ -308,7 +510,6 @@ class Search {
     make_workers();
     for (std::size_t level = 0; !frontier_.empty(); ++level) {
       if (!expand_level(level)) break;
-      log_.progress(result_.states, result_.depth);
     }
     return finish();
   }
@@ -323,17 +524,18 @@ class Search {
     }
     try {
       const W& w = sys_.world();
-      FrontierItem<W> root{0, fingerprint(w), std::nullopt};
-      if (restore_) root.world.emplace(w);
-      visited_.insert(root.fp);
+      const Fingerprint fp = fingerprint(w);
+      visited_.insert(fp);
       parents_.add_root();
       result_.states = 1;
-      tuple_ids_.emplace(std::string(sys_.tuple()), 0);
+      std::string tuple = sys_.tuple();
+      if constexpr (TupleKeyed<S>) tuple_keys_.emplace(sys_.tuple_key(), tuple);
+      tuple_ids_.emplace(std::move(tuple), 0);
       if (initial.found()) {
         result_.violation = std::move(initial);
         return false;
       }
-      frontier_.push_back(std::move(root));
+      frontier_.push(0, fp, &w);
       return true;
     } catch (...) {
       set_violation(ViolationKind::crash, {}, {},
@@ -345,97 +547,51 @@ class Search {
   void make_workers() {
     const std::size_t sample = restore_ ? options_.determinism_sample : 1;
     const bool graph = options_.graph != nullptr;
-    expanders_.emplace_back(sys_, restore_, sample, visited_, parents_, tuple_ids_, graph);
+    expanders_.emplace_back(sys_, restore_, sample, visited_, parents_, tuple_ids_, tuple_keys_,
+                            graph);
     if constexpr (std::is_copy_constructible_v<S>) {
       copies_.reserve(options_.threads);
       for (unsigned t = 1; t < options_.threads; ++t) {
         copies_.push_back(Copy{sys_});
         expanders_.emplace_back(copies_.back().sys, restore_, sample, visited_, parents_,
-                                tuple_ids_, graph);
+                                tuple_ids_, tuple_keys_, graph);
       }
     }
   }
 
-  // Expands the frontier at depth `level`; false when the search is over.
+  [[nodiscard]] std::size_t stored_bytes() const noexcept {
+    return visited_.memory_bytes() + parents_.memory_bytes() + frontier_.memory_bytes();
+  }
+
+  // Expands the frontier at depth `level`, one slice (a frontier block) at
+  // a time, each expanded in parallel and then merged; false when the search
+  // is over. Once a merge ends the search (a violation, the bound), the
+  // rest of the level is still expanded, unmerged, for problems of its
+  // frontier worlds: their traces are shorter, so they win.
   bool expand_level(std::size_t level) {
-    const std::size_t chunks = (frontier_.size() + kChunk - 1) / kChunk;
-    std::vector<ChunkResult<W>> out(chunks);
-    std::atomic<std::size_t> next{0};
-    const std::size_t helpers = std::min(expanders_.size(), chunks) - 1;
-    // Adapter exceptions are caught per step; this catches merilo's own
-    // (out of memory) so that none escapes a worker thread.
-    std::vector<std::exception_ptr> failures(helpers + 1);
-    auto work = [&](std::size_t t) {
-      core::EntryGuard guard;
-      try {
-        for (std::size_t c = next++; c < chunks; c = next++) {
-          const std::size_t first = c * kChunk;
-          expanders_[t].expand(frontier_, first, std::min(first + kChunk, frontier_.size()),
-                               out[c]);
-        }
-      } catch (...) {
-        failures[t] = std::current_exception();
-        next = chunks;
-      }
-    };
-    {
-      std::vector<std::jthread> threads;
-      threads.reserve(helpers);
-      for (std::size_t t = 1; t <= helpers; ++t) threads.emplace_back(work, t);
-      work(0);
-    }
-    for (auto& f : failures) {
-      if (f) std::rethrow_exception(f);
-    }
-    for (auto& c : out) {
-      result_.steps += c.steps;
-      edges_.merge(c.edges);
-    }
-    // A problem of a frontier world has a shorter trace than any candidate's.
-    for (const auto& c : out) {
-      if (c.problem) {
-        set_violation(c.problem->kind, parents_.path(frontier_[c.problem->index].id), {},
-                      c.problem->detail);
-        result_.depth = level == 0 ? 0 : level - 1;
-        return false;
-      }
-    }
-    return merge(out, level);
-  }
-
-  bool merge(std::vector<ChunkResult<W>>& out, std::size_t level) {
-    std::vector<FrontierItem<W>> next;
-    for (auto& chunk : out) {
-      for (auto& c : chunk.candidates) {
-        const std::uint32_t parent = frontier_[c.parent].id;
-        CandidateExtra* x = c.extra == kNoExtra ? nullptr : &chunk.extras[c.extra];
-        const ViolationKind problem = x != nullptr ? x->problem : ViolationKind::none;
-        if (problem != ViolationKind::none && problem != ViolationKind::invariant) {
-          Trace t = parents_.path(parent);
-          t.push_back(c.kind);
-          set_violation(problem, std::move(t), {}, std::move(x->detail));
-          result_.depth = level;
+    const std::size_t size = frontier_.size();
+    Frontier<W> next(restore_);
+    bool ended = false;
+    for (std::size_t first = 0; first < size; first += Frontier<W>::kBlock) {
+      const std::size_t last = std::min(first + Frontier<W>::kBlock, size);
+      std::vector<ChunkResult<W>> out = expand_slice(level, first, last, next);
+      if (!result_.error.empty()) return false;
+      for (const auto& c : out) {
+        if (c.problem) {
+          set_violation(c.problem->kind, parents_.path(frontier_.id(c.problem->index)), {},
+                        c.problem->detail);
+          result_.depth = level == 0 ? 0 : level - 1;
           return false;
         }
-        if (visited_.contains(c.fp)) continue;
-        if (result_.states >= options_.max_states) {
-          result_.depth = level;
-          return false;  // truncated: the world that does not fit
-        }
-        visited_.insert(c.fp);
-        const auto id = static_cast<std::uint32_t>(result_.states++);
-        parents_.add(parent, c.kind);
-        if (x != nullptr && x->new_tuple) tuple_ids_.try_emplace(std::move(x->tuple), id);
-        if (problem == ViolationKind::invariant) {
-          set_violation(problem, parents_.path(id), std::move(x->invariant), std::move(x->detail));
-          result_.depth = level;
-          return false;
-        }
-        next.push_back(FrontierItem<W>{id, c.fp, std::move(c.world)});
       }
-      chunk.candidates = {};
-      chunk.extras = {};
+      if (ended) continue;
+      mark_fresh(out);
+      peak_bytes_ = std::max(peak_bytes_, stored_bytes() + next.memory_bytes() + bytes_of(out));
+      ended = !assign_ids(out, level, next);
+      frontier_.release(first);
     }
+    log_.progress({result_.states, level + 1, next.size(), 0, stored_bytes()});
+    if (ended) return false;
     frontier_ = std::move(next);
     if (frontier_.empty()) {
       result_.complete = true;
@@ -446,18 +602,121 @@ class Search {
     return true;
   }
 
+  static std::size_t bytes_of(const std::vector<ChunkResult<W>>& out) {
+    std::size_t n = out.capacity() * sizeof(ChunkResult<W>);
+    for (const auto& c : out) n += c.memory_bytes();
+    return n;
+  }
+
+  // Expands frontier[first, last) on every worker, in chunks.
+  std::vector<ChunkResult<W>> expand_slice(std::size_t level, std::size_t first, std::size_t last,
+                                           const Frontier<W>& next) {
+    const std::size_t chunks = (last - first + kChunk - 1) / kChunk;
+    std::vector<ChunkResult<W>> out(chunks);
+    std::atomic<std::size_t> next_chunk{0};
+    std::atomic<bool> stop{false};
+    run_on_threads(std::min(expanders_.size(), chunks), [&](std::size_t t) {
+      try {
+        for (std::size_t c = next_chunk++; c < chunks && !stop; c = next_chunk++) {
+          const std::size_t begin = first + c * kChunk;
+          const std::size_t end = std::min(begin + kChunk, last);
+          expanders_[t].expand(frontier_, begin, end, out[c]);
+          if (t == 0) {
+            log_.progress({result_.states, level, frontier_.size(), end,
+                           stored_bytes() + next.memory_bytes()});
+          }
+        }
+      } catch (...) {
+        stop = true;
+        throw;
+      }
+    });
+    for (auto& c : out) {
+      result_.steps += c.steps;
+      edges_.merge(c.edges);
+      if (!c.usage_error.empty() && result_.error.empty()) result_.error = c.usage_error;
+    }
+    return out;
+  }
+
+  // Pass 1 of the merge: inserts every candidate, in chunk order, into its
+  // shard of the visited set, each thread owning the shards `s` with
+  // `s % threads == t`; marks the ones stored for the first time.
+  void mark_fresh(std::vector<ChunkResult<W>>& out) {
+    const std::size_t threads = std::min<std::size_t>(expanders_.size(), out.size());
+    run_on_threads(threads, [&](std::size_t t) {
+      constexpr std::size_t kAhead = 16;
+      for (auto& chunk : out) {
+        auto& cands = chunk.candidates;
+        const std::size_t n = chunk.failure ? chunk.failure->position : cands.size();
+        for (std::size_t i = 0; i < n; ++i) {
+          if (i + kAhead < n) {
+            const std::size_t s = FingerprintTable::shard_of(cands[i + kAhead].fp);
+            if (s % threads == t) visited_.shard(s).prefetch(cands[i + kAhead].fp);
+          }
+          const std::size_t s = FingerprintTable::shard_of(cands[i].fp);
+          if (s % threads != t) continue;
+          cands[i].fresh = visited_.shard(s).insert(cands[i].fp) ? 1 : 0;
+        }
+      }
+    });
+  }
+
+  // Pass 2 of the merge: ids in chunk order, parent links, tuples, the next
+  // frontier, and the first violation. False when the search is over.
+  bool assign_ids(std::vector<ChunkResult<W>>& out, std::size_t level, Frontier<W>& next) {
+    for (auto& chunk : out) {
+      const std::size_t n = chunk.failure ? chunk.failure->position : chunk.candidates.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        Candidate& c = chunk.candidates[i];
+        if (c.fresh == 0) continue;
+        if (result_.states >= options_.max_states) {
+          result_.depth = level;
+          return false;  // truncated: the world that does not fit
+        }
+        const auto id = static_cast<std::uint32_t>(result_.states++);
+        parents_.add(frontier_.id(c.parent), c.kind);
+        CandidateExtra* x = c.extra == kNoExtra ? nullptr : &chunk.extras[c.extra];
+        if (x != nullptr && x->new_tuple) add_tuple(*x, id);
+        if (x != nullptr && x->broke) {
+          set_violation(ViolationKind::invariant, parents_.path(id), std::move(x->invariant),
+                        std::move(x->detail));
+          result_.depth = level;
+          return false;
+        }
+        next.push(id, c.fp, restore_ ? &chunk.worlds[i] : nullptr);
+      }
+      if (chunk.failure) {
+        Trace t = parents_.path(frontier_.id(chunk.failure->parent));
+        t.push_back(chunk.failure->kind);
+        set_violation(chunk.failure->problem, std::move(t), {}, std::move(chunk.failure->detail));
+        result_.depth = level;
+        return false;
+      }
+      chunk = ChunkResult<W>{};
+    }
+    return true;
+  }
+
+  void add_tuple(CandidateExtra& x, std::uint32_t id) {
+    if constexpr (TupleKeyed<S>) {
+      if (!tuple_keys_.try_emplace(x.key, x.tuple).second) return;
+    }
+    tuple_ids_.try_emplace(std::move(x.tuple), id);
+  }
+
   void set_violation(ViolationKind kind, Trace trace, std::string invariant, std::string detail) {
     result_.violation = Violation{kind, std::move(trace), std::move(invariant), std::move(detail)};
   }
 
-  ExploreResult finish() {
+  Result finish() {
     std::vector<std::pair<std::string, std::uint32_t>> tuples(tuple_ids_.begin(), tuple_ids_.end());
     std::sort(tuples.begin(), tuples.end());
     for (auto& [tuple, id] : tuples) {
       result_.tuples.push_back(std::move(tuple));
       result_.tuple_traces.push_back(parents_.path(id));
     }
-    result_.memory_bytes = visited_.memory_bytes() + parents_.memory_bytes();
+    result_.memory_bytes = std::max(peak_bytes_, stored_bytes());
     if (options_.graph != nullptr) {
       options_.graph->nodes = result_.tuples;
       options_.graph->edges.assign(edges_.begin(), edges_.end());
@@ -469,17 +728,19 @@ class Search {
   }
 
   S& sys_;
-  const ExploreOptions& options_;
+  const Options& options_;
   bool restore_;
   Stepper<S> stepper_;  // the initial world's checks; each worker has its own
   Log log_{options_.quiet ? nullptr : options_.log != nullptr ? options_.log : stderr};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  ExploreResult result_;
-  FingerprintSet visited_;
+  Result result_;
+  FingerprintTable visited_;
   ParentLinks parents_;
   TupleIds tuple_ids_;
-  Edges edges_;  // only with a graph
-  std::vector<FrontierItem<W>> frontier_;
+  TupleKeys tuple_keys_;  // only for systems with tuple_key()
+  Edges edges_;           // only with a graph
+  Frontier<W> frontier_{restore_};
+  std::size_t peak_bytes_ = 0;
   // One copy of the system per extra worker, each on its own cache lines.
   struct alignas(64) Copy {
     S sys;
@@ -493,9 +754,9 @@ class Search {
 namespace merilo::explore {
 
 template <System S>
-ExploreResult explore(S& sys, const ExploreOptions& options) {
+Result explore(S& sys, const Options& options) {
   detail::check_system<S>();
-  ExploreResult refused;
+  Result refused;
   if (core::inside_merilo()) {
     refused.error = core::kReentryError;
     return refused;

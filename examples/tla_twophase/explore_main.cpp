@@ -1,0 +1,15 @@
+// explore_main.cpp — `make explore` for TwoPhase: 5 RMs (8,832 worlds), and
+// the seeded early commit, which breaks the invariant (an expected finding).
+#include <merilo/explore/explore.hpp>
+
+#include <tla_twophase/system.hpp>
+
+int main() {
+  tla_twophase::System<5> sys;
+  const auto r = merilo::explore::explore(
+      sys, {.max_states = 100'000, .require_complete = true, .name = "tla_twophase 5 RMs"});
+  tla_twophase::System<5, tla_twophase::Bug::early_commit> buggy;
+  const auto b = merilo::explore::explore(
+      buggy, {.max_states = 100'000, .name = "tla_twophase early commit (seeded bug, expected)"});
+  return r.ok() && r.states == 8'832 && b.violation.found() ? 0 : 1;
+}
