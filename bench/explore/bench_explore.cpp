@@ -122,7 +122,7 @@ template <unsigned N>
 int twophase_once(unsigned threads) {
   tla_twophase::System<N> sys;
   const auto start = std::chrono::steady_clock::now();
-  const ex::Result r =
+  const ex::ExploreResult r =
       ex::explore(sys, {.max_states = 100'000'000, .threads = threads, .name = "tla_twophase"});
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

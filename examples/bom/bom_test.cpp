@@ -266,7 +266,7 @@ TEST(Bom, PlainRecursionAgreesOnTheHandMadeBills) {
 
 TEST(Bom, ExploresEveryBillOfUpToThreeLines) {
   bom::System<> sys;
-  const ex::Result r = merilo::testing::explore(
+  const ex::ExploreResult r = merilo::testing::explore(
       sys, {.max_states = 50'000, .require_complete = true, .quiet = true});
   EXPECT_TRUE(r.complete);
   // Every bill of up to three lines (at most two per part, 18 possible

@@ -28,7 +28,7 @@ const Trace kShortSequence = {0, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0}
 
 TEST(Relay, ExploresEveryWorldOfTheFixedRelay) {
   Fixed sys;
-  const ex::Result r = merilo::testing::explore(
+  const ex::ExploreResult r = merilo::testing::explore(
       sys, {.max_states = 100'000, .require_complete = true, .quiet = true});
   EXPECT_TRUE(r.complete);
   EXPECT_EQ(r.states, 25266u);
@@ -38,7 +38,7 @@ TEST(Relay, ExploresEveryWorldOfTheFixedRelay) {
 
 TEST(Relay, SeededShortSequenceIsFoundWithTheShortestTrace) {
   Buggy sys;
-  const ex::Result r = ex::explore(sys, {.max_states = 100'000, .quiet = true});
+  const ex::ExploreResult r = ex::explore(sys, {.max_states = 100'000, .quiet = true});
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
   EXPECT_EQ(r.violation.invariant, "the stream is delivered in order");
   EXPECT_EQ(r.violation.trace, kShortSequence);
@@ -48,7 +48,7 @@ TEST(Relay, TheSeedingSearchOfTheFuzzTargetStopsShortOfTheBug) {
   // fuzz_short_sequence.cpp seeds from 3000 worlds: depth 14 of the 17
   // steps, 30 tuples.
   Buggy sys;
-  const ex::Result r = ex::explore(sys, {.max_states = 3000, .quiet = true});
+  const ex::ExploreResult r = ex::explore(sys, {.max_states = 3000, .quiet = true});
   EXPECT_FALSE(r.violation.found()) << r.violation.describe();
   EXPECT_FALSE(r.complete);
   EXPECT_EQ(r.depth, 14u);
@@ -68,7 +68,7 @@ TEST(Relay, TheDrainDeliversTheStaleCopyTooEarlyToMatter) {
   Buggy sys;
   const fz::Run r = fz::run(sys, fz::to_fuzz_bytes(sys, {0, 4}).bytes, 64);
   EXPECT_TRUE(r.ok()) << r.describe();
-  EXPECT_EQ(r.stop, fz::Stop::quiescent);  // all sent and acked, nothing in flight
+  EXPECT_EQ(r.stop, fz::RunEnd::quiescent);  // all sent and acked, nothing in flight
 }
 
 TEST(Relay, MaskingTheFirstSlotKeepsTheStaleCopyOutForGood) {
@@ -82,7 +82,7 @@ TEST(Relay, MaskingTheFirstSlotKeepsTheStaleCopyOutForGood) {
   EXPECT_TRUE(r.ok()) << r.describe();
   ASSERT_FALSE(r.trace.empty());
   EXPECT_EQ(r.trace.front(), Buggy::kTimeout);
-  EXPECT_EQ(r.stop, fz::Stop::quiescent);  // all sent and acked, nothing in flight
+  EXPECT_EQ(r.stop, fz::RunEnd::quiescent);  // all sent and acked, nothing in flight
 }
 
 // Pinned: fails on the buggy relay, passes on the fixed one (whose full

@@ -13,7 +13,7 @@ namespace ex = merilo::explore;
 using tla_twophase::Bug;
 
 template <unsigned N>
-ex::Result search(ex::Mode mode, unsigned threads = 1) {
+ex::ExploreResult search(ex::Mode mode, unsigned threads = 1) {
   tla_twophase::System<N> sys;
   return ex::explore(sys, {.max_states = 1'000'000,
                            .require_complete = true,
@@ -24,24 +24,24 @@ ex::Result search(ex::Mode mode, unsigned threads = 1) {
 
 TEST(TlaTwoPhase, ReachesTheKnownStateCountsInBothModes) {
   for (ex::Mode mode : {ex::Mode::replay, ex::Mode::restore}) {
-    const ex::Result r3 = search<3>(mode);
+    const ex::ExploreResult r3 = search<3>(mode);
     EXPECT_TRUE(r3.ok()) << r3.summary();
     EXPECT_EQ(r3.states, 288U);
-    const ex::Result r5 = search<5>(mode);
+    const ex::ExploreResult r5 = search<5>(mode);
     EXPECT_TRUE(r5.ok()) << r5.summary();
     EXPECT_EQ(r5.states, 8'832U);
   }
-  const ex::Result r7 = search<7>(ex::Mode::restore, 2);
+  const ex::ExploreResult r7 = search<7>(ex::Mode::restore, 2);
   EXPECT_TRUE(r7.ok()) << r7.summary();
   EXPECT_EQ(r7.states, 296'448U);
-  const ex::Result r7replay = search<7>(ex::Mode::replay, 2);
+  const ex::ExploreResult r7replay = search<7>(ex::Mode::replay, 2);
   EXPECT_EQ(r7replay.states, 296'448U);
   EXPECT_EQ(r7replay.depth, r7.depth);
   EXPECT_EQ(r7replay.tuples, r7.tuples);
 }
 
 TEST(TlaTwoPhase, TuplesCountRmsPerStateAndTheirKeysAgree) {
-  const ex::Result r = search<3>(ex::Mode::restore);
+  const ex::ExploreResult r = search<3>(ex::Mode::restore);
   ASSERT_TRUE(r.ok()) << r.summary();
   // tm:init with any split of 3 RMs, plus the decided TM's reachable splits.
   EXPECT_EQ(r.tuples.front(), "tm:aborted working=0 prepared=0 committed=0 aborted=3");
@@ -53,7 +53,7 @@ TEST(TlaTwoPhase, TuplesCountRmsPerStateAndTheirKeysAgree) {
 }
 
 // The seeded early commit on `threads` threads.
-ex::Result buggy(ex::Mode mode, unsigned threads) {
+ex::ExploreResult buggy(ex::Mode mode, unsigned threads) {
   tla_twophase::System<6, Bug::early_commit> sys;
   return ex::explore(sys,
                      {.max_states = 1'000'000, .mode = mode, .threads = threads, .quiet = true});
@@ -61,12 +61,12 @@ ex::Result buggy(ex::Mode mode, unsigned threads) {
 
 TEST(TlaTwoPhase, ASeededBugIsReportedIdenticallyOnOneTwoAndFourThreads) {
   for (ex::Mode mode : {ex::Mode::replay, ex::Mode::restore}) {
-    const ex::Result one = buggy(mode, 1);
+    const ex::ExploreResult one = buggy(mode, 1);
     ASSERT_EQ(one.violation.kind, ex::ViolationKind::invariant) << one.summary();
     EXPECT_EQ(one.violation.invariant, "no RM commits while another aborts");
     EXPECT_GT(one.states, 1'000U);
     for (unsigned threads : {2U, 4U}) {
-      const ex::Result r = buggy(mode, threads);
+      const ex::ExploreResult r = buggy(mode, threads);
       EXPECT_EQ(r.states, one.states) << threads << " threads";
       EXPECT_EQ(r.depth, one.depth) << threads << " threads";
       EXPECT_EQ(r.violation.kind, one.violation.kind) << threads << " threads";
@@ -78,7 +78,7 @@ TEST(TlaTwoPhase, ASeededBugIsReportedIdenticallyOnOneTwoAndFourThreads) {
 }
 
 TEST(TlaTwoPhase, TheBugsTraceCommitsAfterOnePrepareAndAbortsAnother) {
-  const ex::Result r = buggy(ex::Mode::restore, 1);
+  const ex::ExploreResult r = buggy(ex::Mode::restore, 1);
   ASSERT_TRUE(r.violation.found());
   tla_twophase::System<6, Bug::early_commit> sys;
   const std::string text = ex::format(sys, r.violation.trace);

@@ -35,7 +35,7 @@ class KeyedCounters : public fixtures::Counters<3, 3> {
 
 TEST(Search, ATupleKeyGivenToTwoTuplesIsAUsageErrorNamingBoth) {
   SharedKeyCounters sys;
-  const ex::Result r = ex::explore(sys, {.max_states = 1000, .quiet = true});
+  const ex::ExploreResult r = ex::explore(sys, {.max_states = 1000, .quiet = true});
   EXPECT_NE(r.error.find("tuple_key() returned 7 for two different tuples"), std::string::npos)
       << r.error;
   EXPECT_NE(r.error.find("\"open open\""), std::string::npos) << r.error;
@@ -46,9 +46,9 @@ TEST(Search, TupleKeysGiveTheSameTuplesAndTracesAsStrings) {
   KeyedCounters keyed;
   fixtures::Counters<3, 3> plain;
   for (unsigned threads : {1U, 2U}) {
-    const ex::Result a =
+    const ex::ExploreResult a =
         ex::explore(keyed, {.max_states = 1000, .threads = threads, .quiet = true});
-    const ex::Result b =
+    const ex::ExploreResult b =
         ex::explore(plain, {.max_states = 1000, .threads = threads, .quiet = true});
     ASSERT_TRUE(a.ok()) << a.summary();
     EXPECT_EQ(a.states, 64U);
@@ -84,9 +84,9 @@ class BigWorlds {
 
 TEST(Search, MemoryCountsTheWorldsRestoreModeKeepsAndReplayModeKeepsNone) {
   BigWorlds sys;
-  const ex::Result replay =
+  const ex::ExploreResult replay =
       ex::explore(sys, {.max_states = 1000, .mode = ex::Mode::replay, .quiet = true});
-  const ex::Result restore =
+  const ex::ExploreResult restore =
       ex::explore(sys, {.max_states = 1000, .mode = ex::Mode::restore, .quiet = true});
   ASSERT_EQ(replay.states, 64U);
   ASSERT_EQ(restore.states, 64U);
@@ -118,7 +118,7 @@ TEST(Search, ALongSearchPrintsPlainProgressLinesWhenTheLogIsNoTerminal) {
   std::FILE* log = std::tmpfile();
   ASSERT_NE(log, nullptr);
   SlowCounters sys;
-  const ex::Result r =
+  const ex::ExploreResult r =
       ex::explore(sys, {.max_states = 1000, .mode = ex::Mode::restore, .log = log});
   ASSERT_TRUE(r.ok()) << r.summary();
   ASSERT_GT(r.seconds, 1.0);
@@ -138,7 +138,7 @@ TEST(Search, AShortSearchPrintsOnlyItsSummary) {
   std::FILE* log = std::tmpfile();
   ASSERT_NE(log, nullptr);
   fixtures::Counters<2, 5> sys;
-  const ex::Result r = ex::explore(sys, {.max_states = 1000, .log = log});
+  const ex::ExploreResult r = ex::explore(sys, {.max_states = 1000, .log = log});
   ASSERT_TRUE(r.ok());
   const std::string text = read_all(log);
   std::fclose(log);

@@ -38,4 +38,4 @@ struct Sys {
   World w{};
 };
 
-ex::Result run(Sys& s) { return ex::explore(s, {.max_states = 1}); }
+ex::ExploreResult run(Sys& s) { return ex::explore(s, {.max_states = 1}); }

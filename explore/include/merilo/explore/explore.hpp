@@ -10,7 +10,7 @@
 //   * nondeterminism (the same kinds from `reset()` reached another world),
 //   * crashes (an exception escaped one of the adapter's operations).
 //
-// `Options::max_states` is the one bound and has no default. Each search
+// `ExploreOptions::max_states` is the one bound and has no default. Each search
 // logs one summary line, ending with its time, rate and peak memory, e.g.
 //
 // clang-format off
@@ -27,8 +27,8 @@
 //
 // Example:
 //
-//   merilo::explore::Options options{.max_states = 10'000, .require_complete = true};
-//   merilo::explore::Result result = merilo::explore::explore(sys, options);
+//   merilo::explore::ExploreOptions options{.max_states = 10'000, .require_complete = true};
+//   merilo::explore::ExploreResult result = merilo::explore::explore(sys, options);
 //   if (result.violation.found()) {
 //     std::puts(merilo::explore::format(sys, result.violation.trace).c_str());  // replay.hpp
 //   }
@@ -90,7 +90,7 @@ struct TupleGraph {
 };
 
 /// Bounds and knobs of one search.
-struct Options {
+struct ExploreOptions {
   /// The most worlds the search stores. Required: 0 (the default) is a usage
   /// error, so that every search states its own bound.
   std::size_t max_states = 0;
@@ -117,7 +117,7 @@ struct Options {
 };
 
 /// What a search reached.
-struct Result {
+struct ExploreResult {
   /// A usage error ("max_states is required", re-entry, a bad invariant
   /// list, ...). When set, the search did not run and every other field is
   /// empty.
@@ -148,7 +148,7 @@ struct Result {
   double seconds = 0;
   /// Whether the caller asked for a complete search.
   bool require_complete = false;
-  /// `Options::name`.
+  /// `ExploreOptions::name`.
   std::string name;
 
   /// No usage error, no violation, and complete if completeness was required.
@@ -163,11 +163,11 @@ struct Result {
 };
 
 /// Explores `sys` breadth-first within `options`. Never throws: usage errors
-/// land in `Result::error`, broken rules in `Result::violation`. A world
+/// land in `ExploreResult::error`, broken rules in `ExploreResult::violation`. A world
 /// that is not an `fsm::World`, or an `invariants()` that does not list
 /// `Invariant<S>` values, is a compile error that says so.
 template <System S>
-[[nodiscard]] Result explore(S& sys, const Options& options);
+[[nodiscard]] ExploreResult explore(S& sys, const ExploreOptions& options);
 
 }  // namespace merilo::explore
 

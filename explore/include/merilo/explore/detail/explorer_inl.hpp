@@ -42,11 +42,12 @@ inline constexpr std::size_t kChunk = 64;
 
 /// In restore mode the first worlds are all replayed from reset, so a small
 /// system gets a full determinism check; after them, one in
-/// `Options::determinism_sample`. The same worlds check `tuple_key()`.
+/// `ExploreOptions::determinism_sample`. The same worlds check `tuple_key()`.
 inline constexpr std::uint32_t kAlwaysReplayed = 1024;
 
 /// The usage error for options that cannot run, or "" when they can.
-[[nodiscard]] std::string check_options(const Options& options, bool restorable, bool copyable);
+[[nodiscard]] std::string check_options(const ExploreOptions& options, bool restorable,
+                                        bool copyable);
 
 /// What a progress line says.
 struct Progress {
@@ -54,7 +55,7 @@ struct Progress {
   std::size_t depth = 0;     // the level being expanded
   std::size_t frontier = 0;  // worlds at that level
   std::size_t expanded = 0;  // of them, expanded so far
-  std::size_t memory = 0;    // bytes, as Result::memory_bytes counts them
+  std::size_t memory = 0;    // bytes, as ExploreResult::memory_bytes counts them
 };
 
 /// Progress lines (every second once a search has run a second: in place
@@ -64,7 +65,7 @@ class Log {
   explicit Log(std::FILE* out);
   /// Prints a progress line if one is due. Cheap when none is.
   void progress(const Progress& p);
-  void summary(const Result& result);
+  void summary(const ExploreResult& result);
 
  private:
   std::FILE* out_;
@@ -496,13 +497,13 @@ class Search {
  public:
   using W = world_t<S>;
 
-  Search(S& sys, const Options& options, bool restore)
+  Search(S& sys, const ExploreOptions& options, bool restore)
       : sys_(sys), options_(options), restore_(restore), stepper_(sys), parents_(sys.kinds()) {}
 
   /// A usage error in the system's invariant list, or "".
   [[nodiscard]] const std::string& error() const noexcept { return stepper_.error(); }
 
-  Result run() {
+  ExploreResult run() {
     result_.require_complete = options_.require_complete;
     result_.name = options_.name;
     result_.invariants = stepper_.names();
@@ -709,7 +710,7 @@ class Search {
     result_.violation = Violation{kind, std::move(trace), std::move(invariant), std::move(detail)};
   }
 
-  Result finish() {
+  ExploreResult finish() {
     std::vector<std::pair<std::string, std::uint32_t>> tuples(tuple_ids_.begin(), tuple_ids_.end());
     std::sort(tuples.begin(), tuples.end());
     for (auto& [tuple, id] : tuples) {
@@ -728,12 +729,12 @@ class Search {
   }
 
   S& sys_;
-  const Options& options_;
+  const ExploreOptions& options_;
   bool restore_;
   Stepper<S> stepper_;  // the initial world's checks; each worker has its own
   Log log_{options_.quiet ? nullptr : options_.log != nullptr ? options_.log : stderr};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  Result result_;
+  ExploreResult result_;
   FingerprintTable visited_;
   ParentLinks parents_;
   TupleIds tuple_ids_;
@@ -754,9 +755,9 @@ class Search {
 namespace merilo::explore {
 
 template <System S>
-Result explore(S& sys, const Options& options) {
+ExploreResult explore(S& sys, const ExploreOptions& options) {
   detail::check_system<S>();
-  Result refused;
+  ExploreResult refused;
   if (core::inside_merilo()) {
     refused.error = core::kReentryError;
     return refused;

@@ -34,7 +34,7 @@ const Run& Runner<S>::run(std::span<const std::uint8_t> input) {
   out.error.clear();
   out.trace.clear();
   out.input_steps = 0;
-  out.stop = Stop::none;
+  out.stop = RunEnd::none;
   out.violation.kind = explore::ViolationKind::none;
   out.violation.trace.clear();
   out.violation.invariant.clear();
@@ -45,12 +45,12 @@ const Run& Runner<S>::run(std::span<const std::uint8_t> input) {
     out.error = core::kReentryError;
   }
   if (!out.error.empty()) {
-    out.stop = Stop::error;
+    out.stop = RunEnd::error;
     return out;
   }
   core::EntryGuard guard;
   if (stepper_.start(out.violation) == explore::StepEnd::broke) {
-    out.stop = Stop::violation;
+    out.stop = RunEnd::violation;
     return out;
   }
   const char* where = "kinds";
@@ -69,7 +69,7 @@ const Run& Runner<S>::run(std::span<const std::uint8_t> input) {
                      out.trace,
                      {},
                      core::crash_detail(where, std::current_exception())};
-    out.stop = Stop::violation;
+    out.stop = RunEnd::violation;
   }
   return out;
 }
@@ -112,13 +112,13 @@ bool Runner<S>::any_enabled(std::size_t kinds) const {
 template <explore::System S>
 void Runner<S>::stuck(Run& out) {
   if (sys_->settled()) {
-    out.stop = Stop::quiescent;
+    out.stop = RunEnd::quiescent;
     return;
   }
   out.violation.kind = explore::ViolationKind::deadlock;
   out.violation.trace = out.trace;
   out.violation.detail = "no kind is enabled and the system is not settled";
-  out.stop = Stop::violation;
+  out.stop = RunEnd::violation;
 }
 
 template <explore::System S>
@@ -127,7 +127,7 @@ void Runner<S>::steps(Input& in, std::size_t kinds, Run& out) {
   for (;;) {
     if (out.trace.size() >= max_depth_) {
       if (any_enabled(kinds)) {
-        out.stop = Stop::max_depth;
+        out.stop = RunEnd::max_depth;
       } else {
         stuck(out);
       }
@@ -146,7 +146,7 @@ void Runner<S>::steps(Input& in, std::size_t kinds, Run& out) {
         return;
       }
       if (draining && sys_->settled()) {
-        out.stop = Stop::settled;
+        out.stop = RunEnd::settled;
         return;
       }
     }
@@ -154,7 +154,7 @@ void Runner<S>::steps(Input& in, std::size_t kinds, Run& out) {
     // The one step routine (explore/step.hpp): the kind joins the trace
     // before it is applied, so a violation's trace ends with its step.
     if (stepper_.take(k, &out.trace, out.violation) == explore::StepEnd::broke) {
-      out.stop = Stop::violation;
+      out.stop = RunEnd::violation;
       return;
     }
   }
