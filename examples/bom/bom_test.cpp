@@ -2,6 +2,7 @@
 // hand-made bills, each refusal, its table, the header examples, and the
 // exhaustive search of every small bill against plain recursion.
 #include <merilo/explore/gtest.hpp>
+#include <merilo/fsm/total.hpp>
 #include <merilo/fuzz/run.hpp>
 
 #include <cstdint>
@@ -249,8 +250,8 @@ TEST(Bom, HandlesEveryEventInEveryState) {
   while (done.state() == State::walking) done = done.fire(Event::step).next;
   ASSERT_EQ(done.state(), State::done);
   ASSERT_EQ(blocked.refusal(), Refusal::cycle);
-  ex::FireTable<Walk, Event> table{{Walk{}, started, pushed, blocked, Walk::start(b, 0, 0), done},
-                                   {Event::none, Event::step}};
+  merilo::fsm::FireTable<Walk, Event> table{
+      {Walk{}, started, pushed, blocked, Walk::start(b, 0, 0), done}, {Event::none, Event::step}};
   merilo::testing::expect_total(table);
 }
 

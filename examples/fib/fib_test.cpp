@@ -2,6 +2,7 @@
 // call, every value it computes compared with Fibonacci numbers computed
 // independently (decimal strings added digit by digit), and the largest n.
 #include <merilo/explore/gtest.hpp>
+#include <merilo/fsm/total.hpp>
 
 #include <array>
 #include <cstdint>
@@ -90,7 +91,7 @@ TEST(FibDecimal, WritesKnownNumbers) {
 }
 
 TEST(Fib, HandlesEveryEventInEveryState) {
-  merilo::explore::FireTable<Fib, Event> table{
+  merilo::fsm::FireTable<Fib, Event> table{
       {Fib{}, Fib::call(0), Fib::call(5), Fib::call(1, all_ones(), Number::of(1)),
        Fib::returned(Number::of(8))},
       {Event::none, Event::step}};

@@ -3,13 +3,12 @@
 // machine without == is refused where its state-event table is built for
 // the totality check. With MERILO_EXPECT_OK it has a defaulted == and the
 // code must compile.
-#include <merilo/explore/total.hpp>
 #include <merilo/fsm/fsm.hpp>
+#include <merilo/fsm/total.hpp>
 
 #include <cstdint>
 
 namespace fsm = merilo::fsm;
-namespace ex = merilo::explore;
 
 enum class Event : std::uint8_t { none, ping };
 
@@ -26,4 +25,4 @@ class Echo {
   std::uint64_t pings_ = 0;
 };
 
-ex::FireTable<Echo, Event> table() { return {{Echo{}}, {Event::none, Event::ping}}; }
+fsm::FireTable<Echo, Event> table() { return {{Echo{}}, {Event::none, Event::ping}}; }
