@@ -52,6 +52,7 @@ run_merilo() {  # N threads
   line=$(/usr/bin/time -f "TIME %e %U %S %M" "$bench" --twophase "$n" "$t" 2> "$work/merilo-time")
   states=$(echo "$line" | awk '{print $2}')
   read -r _ secs user sys rss < <(grep '^TIME' "$work/merilo-time")
+  grep 'complete=' "$work/merilo-time" >&2 || true  # its own summary: B/state
   echo "merilo-$t ${states:-?} $secs $(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}') $rss"
 }
 
