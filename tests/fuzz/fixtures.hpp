@@ -48,6 +48,7 @@ class Recorder {
   void reset() { world_ = World{}; }
   [[nodiscard]] std::size_t kinds() const { return 4; }
   [[nodiscard]] bool enabled(ex::Kind k) const {
+    ++enabled_calls;
     return world_.steps < stop_at && ((disabled >> k) & 1U) == 0;
   }
   ex::Status apply(ex::Kind k) {
@@ -80,6 +81,8 @@ class Recorder {
               }}}};
   }
 
+  /// How many times enabled() was asked (the runner's cost per step).
+  mutable std::size_t enabled_calls = 0;
   /// What the re-entrant call returned.
   merilo::fuzz::Run inner_;
 

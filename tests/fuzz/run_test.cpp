@@ -184,6 +184,16 @@ TEST(FuzzRun, ARunnerGivesTheSameRunForTheSameInputEveryTime) {
   }
 }
 
+TEST(FuzzRun, EveryStepAsksEveryKindWhetherItIsEnabled) {
+  // On purpose (docs/design/fuzz-speed.md): under libFuzzer the answers are
+  // coverage of the world's state. Three steps and the max_depth check,
+  // four kinds each.
+  fixtures::Recorder sys;
+  fz::Runner<fixtures::Recorder> runner(sys, 3);
+  (void)runner.run(Bytes{0x00, 3, 2, 1});
+  EXPECT_EQ(sys.enabled_calls, 4u * 4u);
+}
+
 TEST(FuzzRun, DescribeSaysWhereTheStepsCameFromAndWhyItStopped) {
   fixtures::Recorder sys;
   sys.stop_at = 3;

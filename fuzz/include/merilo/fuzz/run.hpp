@@ -105,12 +105,6 @@ class Runner {
 
  private:
   void steps(Input& in, std::size_t kinds, Run& out);
-  // The kind choice `value` stands for (input.hpp's rule); false when
-  // nothing is enabled.
-  bool pick(const Input& in, std::size_t kinds, std::uint64_t value, explore::Kind& k);
-  [[nodiscard]] bool any_enabled(std::size_t kinds) const;
-  // Nothing is enabled: quiescent when settled, else a deadlock.
-  void stuck(Run& out);
 
   S* sys_;
   explore::Stepper<S> stepper_;
