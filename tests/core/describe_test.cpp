@@ -72,9 +72,7 @@ TEST(Describe, PrintsContainersElementByElement) {
   EXPECT_EQ(core::describe(std::map<int, int>{{1, 2}}), "[(1, 2)]");
 }
 
-TEST(Describe, FallsBackToOperatorStream) {
-  EXPECT_EQ(core::describe(shop::Point{1, 2}), "<1,2>");
-}
+TEST(Describe, FallsBackToOperatorStream) { EXPECT_EQ(core::describe(shop::Point{1, 2}), "<1,2>"); }
 
 TEST(Describe, RefusesATypeItCannotPrintAtCompileTime) {
   static_assert(!core::Describable<shop::Opaque>);

@@ -60,7 +60,9 @@ template <class T>
 concept StringLike = std::convertible_to<const T&, std::string_view>;
 
 template <class T>
-concept Streamable = requires(std::ostream& os, const T& x) { os << x; };
+concept Streamable = requires(std::ostream& os, const T& x) {
+  os << x;
+};
 
 template <class T>
 struct is_optional : std::false_type {};
@@ -68,7 +70,10 @@ template <class T>
 struct is_optional<std::optional<T>> : std::true_type {};
 
 template <class T>
-concept TupleLike = requires { std::tuple_size<T>::value; } && !std::ranges::range<T>;
+concept TupleLike = requires {
+  std::tuple_size<T>::value;
+}
+&&!std::ranges::range<T>;
 
 std::string quote(std::string_view s);
 std::string number(double x);
@@ -77,14 +82,13 @@ std::string number(double x);
 
 /// Whether `describe(x)` compiles for a `T`: see the header overview.
 template <class T>
-concept Describable =
-    detail::HasMeriloDescribe<T> || std::is_enum_v<T> || std::is_arithmetic_v<T> ||
-    detail::StringLike<T> || detail::is_optional<T>::value || detail::TupleLike<T> ||
-    std::ranges::input_range<const T> || detail::Streamable<T>;
+concept Describable = detail::HasMeriloDescribe<T> || std::is_enum_v<T> ||
+    std::is_arithmetic_v<T> || detail::StringLike<T> || detail::is_optional<T>::value ||
+    detail::TupleLike<T> || std::ranges::input_range<const T> || detail::Streamable<T>;
 
 /// Text for `x`, chosen as the header overview says.
 template <class T>
-  requires Describable<T>
+requires Describable<T>
 [[nodiscard]] std::string describe(const T& x) {
   if constexpr (detail::HasMeriloDescribe<T>) {
     return std::string(merilo_describe(x));

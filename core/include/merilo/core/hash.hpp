@@ -35,8 +35,7 @@ struct Hash128 {
 [[nodiscard]] Hash128 hash128(const void* data, std::size_t size) noexcept;
 
 /// XXH3-64 of `size` bytes at `data` with `seed`.
-[[nodiscard]] std::uint64_t hash64(const void* data, std::size_t size,
-                                   std::uint64_t seed) noexcept;
+[[nodiscard]] std::uint64_t hash64(const void* data, std::size_t size, std::uint64_t seed) noexcept;
 
 /// A fixed 64-bit mix (splitmix64's finaliser), for combining small keys.
 [[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
