@@ -1,6 +1,7 @@
 // flags.cpp — reading merilo's own -merilo_* flags from a fuzz target's
 // command line.
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -25,11 +26,15 @@ std::string flag(int argc, char** argv, std::string_view name) {
 std::string parse_max_states(const std::string& value, std::size_t& out) {
   if (value.empty()) return {};
   std::size_t n = 0;
+  constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
   for (char c : value) {
-    if (c < '0' || c > '9' || n > (std::size_t{1} << 40)) {
+    const auto digit = static_cast<std::size_t>(c - '0');
+    // The overflow check is in size_t's own width, so it holds on 32-bit
+    // targets too.
+    if (c < '0' || c > '9' || n > (kMax - digit) / 10) {
       return fmt::format("merilo: -merilo_max_states={} is not a number of worlds\n", value);
     }
-    n = n * 10 + static_cast<std::size_t>(c - '0');
+    n = n * 10 + digit;
   }
   out = n;
   return {};

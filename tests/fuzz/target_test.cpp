@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -238,6 +239,12 @@ TEST(FuzzTargetDeathTest, MeriloMaxStatesOverridesTheSeedingBound) {
               "seeded Recorder with 2 inputs.*complete=false depth=0 states=2");
   EXPECT_EXIT(seed_with("-merilo_max_states=lots"), ::testing::ExitedWithCode(2),
               "-merilo_max_states=lots is not a number of worlds");
+  // One past what a size_t holds (2^64 on 64-bit targets, 2^32 on 32-bit).
+  const std::string too_big =
+      std::to_string(static_cast<unsigned long long>(std::numeric_limits<std::size_t>::max())) +
+      "0";
+  EXPECT_EXIT(seed_with("-merilo_max_states=" + too_big), ::testing::ExitedWithCode(2),
+              "is not a number of worlds");
 }
 
 TEST(FuzzTarget, FlagsAreReadByExactName) {

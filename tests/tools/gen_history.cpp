@@ -23,7 +23,9 @@ int usage() {
   return 2;
 }
 
-std::size_t number(const char* text) { return std::strtoull(text, nullptr, 10); }
+std::size_t number(const char* text) {
+  return static_cast<std::size_t>(std::strtoull(text, nullptr, 10));
+}
 
 int write(const std::string& text) {
   return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() ? 0 : 1;

@@ -296,7 +296,7 @@ class Checker {
     // check_args() bounds both, so neither conversion overflows.
     options.timeout =
         std::chrono::nanoseconds(static_cast<std::int64_t>(args_.timeout_seconds * 1e9));
-    options.cache_bytes = args_.cache_mb << 20U;
+    options.cache_bytes = static_cast<std::size_t>(args_.cache_mb << 20U);
     const auto start = std::chrono::steady_clock::now();
     result_ = lin::check_history(typename A::Spec{}, typename A::Model{}, ops_, options);
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -515,7 +515,7 @@ std::string check_args(const Args& args) {
     return fmt::format("--timeout must be a number of seconds from 0 (none) to {:g}",
                        kMaxTimeoutSeconds);
   }
-  constexpr std::size_t kMaxCacheMb = std::numeric_limits<std::size_t>::max() >> 20U;
+  constexpr std::uint64_t kMaxCacheMb = std::numeric_limits<std::size_t>::max() >> 20U;
   if (args.cache_mb == 0 || args.cache_mb > kMaxCacheMb) {
     return fmt::format("--cache-mb must be from 1 to {}", kMaxCacheMb);
   }

@@ -22,10 +22,13 @@ enum Exit : int {
 
 /// What the command line asked for.
 struct Args {
-  std::string model;                                   ///< register, kv or queue.
-  std::uint64_t budget = 10'000'000;                   ///< Search steps (model evaluations).
-  double timeout_seconds = 0;                          ///< 0 = none.
-  std::size_t cache_mb = 512;                          ///< The state cache's memory cap.
+  std::string model;                  ///< register, kv or queue.
+  std::uint64_t budget = 10'000'000;  ///< Search steps (model evaluations).
+  double timeout_seconds = 0;         ///< 0 = none.
+  /// The state cache's memory cap. 64-bit on every target, so a value too
+  /// large for this machine's address space reaches the range check (which
+  /// names the range) instead of failing to parse.
+  std::uint64_t cache_mb = 512;
   std::size_t max_line_bytes = std::size_t{1} << 20U;  ///< A longer line is bad input.
   bool explain = false;
   std::string source = "-";  ///< The file's name, for messages ("-" = stdin).
