@@ -25,6 +25,23 @@
 
 namespace merilo::explore::detail {
 
+/// The high word of the 128-bit product a * b from four 32-bit products, for
+/// targets without a 128-bit integer (32-bit x86); a test compares it with
+/// the 128-bit multiply where there is one.
+[[nodiscard]] constexpr std::uint64_t mul_high_by_halves(std::uint64_t a,
+                                                         std::uint64_t b) noexcept {
+  const std::uint64_t a_lo = a & 0xffffffffU;
+  const std::uint64_t a_hi = a >> 32U;
+  const std::uint64_t b_lo = b & 0xffffffffU;
+  const std::uint64_t b_hi = b >> 32U;
+  const std::uint64_t lo_lo = a_lo * b_lo;
+  const std::uint64_t hi_lo = a_hi * b_lo;
+  const std::uint64_t lo_hi = a_lo * b_hi;
+  // Bits 32 and up of the low half, with lo_hi whole: at most 2^64 - 1.
+  const std::uint64_t cross = (lo_lo >> 32U) + (hi_lo & 0xffffffffU) + lo_hi;
+  return a_hi * b_hi + (hi_lo >> 32U) + (cross >> 32U);
+}
+
 /// Four fingerprints: one cache line, the unit a probe reads.
 struct alignas(64) FingerprintBucket {
   static constexpr std::size_t kSlots = 4;
@@ -111,8 +128,15 @@ class FingerprintShard {
   // The first bucket probed: the low word scaled onto [0, buckets) by a
   // multiply-shift, so any bucket count works (growth by half, not doubling).
   [[nodiscard]] std::size_t home(const Fingerprint& fp) const noexcept {
+    return static_cast<std::size_t>(mul_high(fp.lo, buckets_.size()));
+  }
+  static std::uint64_t mul_high(std::uint64_t a, std::uint64_t b) noexcept {
+#ifdef __SIZEOF_INT128__
     __extension__ using Wide = unsigned __int128;
-    return static_cast<std::size_t>((static_cast<Wide>(fp.lo) * buckets_.size()) >> 64);
+    return static_cast<std::uint64_t>((static_cast<Wide>(a) * b) >> 64U);
+#else
+    return mul_high_by_halves(a, b);
+#endif
   }
   [[nodiscard]] std::size_t next(std::size_t b) const noexcept {
     return b + 1 == buckets_.size() ? 0 : b + 1;
