@@ -27,6 +27,7 @@
 #include <string>
 
 #include <merilo/explore/system.hpp>
+#include <merilo/fsm/world.hpp>
 
 #include <bom/bill.hpp>
 #include <bom/reference.hpp>

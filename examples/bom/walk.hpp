@@ -46,6 +46,7 @@
 #include <string_view>
 
 #include <merilo/fsm/fsm.hpp>
+#include <merilo/fsm/world.hpp>
 
 #include <bom/bill.hpp>
 

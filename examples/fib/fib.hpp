@@ -36,6 +36,7 @@
 #include <string_view>
 
 #include <merilo/fsm/fsm.hpp>
+#include <merilo/fsm/world.hpp>
 
 #include <fib/number.hpp>
 

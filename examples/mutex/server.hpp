@@ -26,6 +26,7 @@
 #include <string_view>
 
 #include <merilo/fsm/fsm.hpp>
+#include <merilo/fsm/world.hpp>
 
 namespace mutex {
 

@@ -30,6 +30,7 @@
 #include <tuple>
 
 #include <merilo/explore/system.hpp>
+#include <merilo/fsm/world.hpp>
 
 #include <mutex/client.hpp>
 #include <mutex/server.hpp>

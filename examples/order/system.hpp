@@ -21,6 +21,7 @@
 #include <string>
 
 #include <merilo/explore/system.hpp>
+#include <merilo/fsm/world.hpp>
 
 #include <order/order.hpp>
 

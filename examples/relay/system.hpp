@@ -38,6 +38,7 @@
 #include <tuple>
 
 #include <merilo/explore/system.hpp>
+#include <merilo/fsm/world.hpp>
 
 namespace relay {
 

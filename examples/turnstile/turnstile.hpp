@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include <merilo/fsm/fsm.hpp>
+#include <merilo/fsm/world.hpp>
 
 namespace turnstile {
 

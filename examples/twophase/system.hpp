@@ -31,6 +31,7 @@
 #include <string>
 
 #include <merilo/explore/system.hpp>
+#include <merilo/fsm/world.hpp>
 
 #include <twophase/coordinator.hpp>
 #include <twophase/voter.hpp>

@@ -26,6 +26,7 @@
 #include <string>
 
 #include <merilo/explore/system.hpp>
+#include <merilo/fsm/world.hpp>
 
 #include <watchdog/watchdog.hpp>
 

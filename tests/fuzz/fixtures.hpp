@@ -10,6 +10,7 @@
 #include <string>
 
 #include <merilo/explore/system.hpp>
+#include <merilo/fsm/world.hpp>
 #include <merilo/fuzz/run.hpp>
 
 namespace fixtures {

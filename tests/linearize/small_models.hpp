@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <merilo/fsm/world.hpp>
 #include <merilo/linearize/check.hpp>
 
 namespace merilo::linearize::testing {

@@ -4,6 +4,7 @@
 // compile time, saying why. With MERILO_EXPECT_OK the world feeds its
 // identifying bytes itself (fsm::FeedsBytes) and the code must compile.
 #include <merilo/explore/explore.hpp>
+#include <merilo/fsm/world.hpp>
 
 #include <array>
 #include <cstdint>

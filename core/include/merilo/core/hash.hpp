@@ -20,6 +20,7 @@
 #include <vector>   // ByteBuffer
 
 #include <merilo/fsm/fsm.hpp>  // ByteHashable, FeedsBytes
+#include <merilo/fsm/world.hpp>
 
 namespace merilo::core {
 

@@ -62,6 +62,7 @@
 #include <merilo/explore/system.hpp>
 #include <merilo/explore/trace.hpp>
 #include <merilo/explore/violation.hpp>
+#include <merilo/fsm/world.hpp>
 
 namespace merilo::explore {
 

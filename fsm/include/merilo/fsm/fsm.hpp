@@ -28,8 +28,7 @@
 //
 // NOTE: everything here is constexpr, noexcept and allocation-free, and the
 // header compiles with -fno-exceptions -fno-rtti. It includes only
-// standard headers that are themselves free of I/O, and world.hpp (see the
-// NOTE at its include).
+// standard headers that are themselves free of I/O.
 #ifndef MERILO_FSM_FSM_HPP
 #define MERILO_FSM_FSM_HPP
 
@@ -37,11 +36,6 @@
 #include <cstdint>      // fixed-width integers
 #include <string_view>  // Refusal::what
 #include <type_traits>  // std::is_enum_v
-
-// NOTE: kept only so that code which takes ByteHashable/FeedsBytes/World
-// from this header (core/hash.hpp, linearize/model.hpp) still builds; once
-// it includes <merilo/fsm/world.hpp> itself, this include goes.
-#include <merilo/fsm/world.hpp>  // IWYU pragma: export
 
 namespace merilo::fsm {
 

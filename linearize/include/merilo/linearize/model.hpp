@@ -55,6 +55,7 @@
 #include <utility>      // std::declval
 
 #include <merilo/fsm/fsm.hpp>  // fsm::ByteHashable, fsm::FeedsBytes
+#include <merilo/fsm/world.hpp>
 
 namespace merilo::linearize {
 

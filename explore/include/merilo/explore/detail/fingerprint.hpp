@@ -3,6 +3,7 @@
 #define MERILO_EXPLORE_DETAIL_FINGERPRINT_HPP
 
 #include <merilo/core/hash.hpp>
+#include <merilo/fsm/world.hpp>
 
 namespace merilo::explore::detail {
 

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include <merilo/fsm/world.hpp>
 #include <merilo/linearize/check.hpp>
 #include <merilo/linearize/detail/hash.hpp>
 

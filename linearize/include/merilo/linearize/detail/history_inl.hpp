@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include <merilo/fsm/world.hpp>
 #include <merilo/linearize/detail/allowance.hpp>
 #include <merilo/linearize/detail/part_search.hpp>
 #include <merilo/linearize/detail/shadowed_read.hpp>
