@@ -1,0 +1,245 @@
+// rc_bench.cpp — the seeded deep bugs of tests/statem/deep_systems.hpp through
+// merilo's statem and through RapidCheck's state-machine testing, in one
+// run: for each seed the two checks run back to back (which one goes first
+// alternates with the seed), each at its defaults — merilo
+// `CheckConfig{.seed = s}` (100 runs, sizes growing to 100 commands),
+// RapidCheck 100 tests up to size 100 (a list of up to size + 1 commands).
+// Both test the same system, model and checks (rc_adapter.hpp wraps the
+// spec); only the command generators differ in form: the RapidCheck ones
+// below draw the same kinds, weights and ranges as each spec's `command()`.
+//
+// Prints a markdown table for docs/benchmarks.md; never asserts a time.
+// MERILO_BENCH_SEEDS=N (1..100000) sets the seeds 0..N-1 (default 100).
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "deep_systems.hpp"
+#include "rc_adapter.hpp"
+
+namespace st = merilo::statem;
+namespace ds = deep_systems;
+
+namespace {
+
+constexpr std::uint64_t kDefaultSeeds = 100;
+
+/// RapidCheck generators drawing what each spec's `command()` draws. Integer
+/// ranges are half-open in RapidCheck (`inRange(0, 100)` is merilo's
+/// `integer(0, 99)`); both scale them with the size.
+namespace rc_gens {
+
+const std::vector<ds::Op> kOps{ds::Op::insert, ds::Op::erase, ds::Op::contains};
+
+rc::Gen<ds::sorted_set::Cmd> sorted_set() {
+  return rc::gen::apply(
+      [](ds::Op op, int x) {
+        return ds::sorted_set::Cmd{op, x};
+      },
+      rc::gen::elementOf(kOps), rc::gen::inRange(0, 100));
+}
+
+rc::Gen<ds::lru::Cmd> lru() {
+  const auto key = rc::gen::inRange(0, 10);
+  return rc::gen::oneOf(rc::gen::apply(
+                            [](int k, int v) {
+                              return ds::lru::Cmd{true, k, v};
+                            },
+                            key, rc::gen::inRange(0, 100)),
+                        rc::gen::map(key, [](int k) {
+                          return ds::lru::Cmd{false, k, 0};
+                        }));
+}
+
+rc::Gen<ds::hashmap::Cmd> hashmap() {
+  using ds::hashmap::Cmd;
+  const auto key = rc::gen::inRange(0, 64);
+  return rc::gen::weightedOneOf<Cmd>({{3, rc::gen::apply(
+                                              [](int k, int v) {
+                                                return Cmd{ds::Op::insert, k, v};
+                                              },
+                                              key, rc::gen::inRange(0, 1000))},
+                                      {1, rc::gen::map(key,
+                                                       [](int k) {
+                                                         return Cmd{ds::Op::contains, k, 0};
+                                                       })},
+                                      {1, rc::gen::map(key, [](int k) {
+                                         return Cmd{ds::Op::erase, k, 0};
+                                       })}});
+}
+
+rc::Gen<ds::trie::Cmd> trie() {
+  const auto word = rc::gen::mapcat(rc::gen::inRange(1, 5), [](int n) {
+    return rc::gen::container<std::string>(static_cast<std::size_t>(n),
+                                           rc::gen::elementOf(std::string("abc")));
+  });
+  return rc::gen::apply(
+      [](ds::Op op, std::string w) {
+        return ds::trie::Cmd{op, std::move(w)};
+      },
+      rc::gen::elementOf(kOps), word);
+}
+
+}  // namespace rc_gens
+
+/// One tool's figures on one system over the seeds.
+struct Tally {
+  int found = 0;
+  int shortest = 0;
+  int smallest = 0;
+  int errors = 0;
+  std::vector<std::size_t> runs;
+  std::vector<std::size_t> lengths;
+  std::vector<std::size_t> shrinks;
+  std::vector<double> ms;
+
+  template <class Cmd, class Minimal>
+  void add(bool found_it, std::size_t run_count, const std::vector<Cmd>& shrunk,
+           std::size_t shrink_executions, double cpu_ms, std::size_t min_length, Minimal minimal) {
+    ms.push_back(cpu_ms);
+    if (!found_it) return;
+    ++found;
+    runs.push_back(run_count);
+    lengths.push_back(shrunk.size());
+    shrinks.push_back(shrink_executions);
+    if (shrunk.size() == min_length) ++shortest;
+    if (minimal(shrunk)) ++smallest;
+  }
+};
+
+template <class T>
+T median(std::vector<T> v) {
+  if (v.empty()) return T{};
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+double mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
+}
+
+/// The non-empty lines of `text`.
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    if (end > begin) out.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
+}
+
+/// Whether `shrunk` (the list of the last failing execution) is the
+/// counterexample RapidCheck reports, as the adapter assumes.
+template <class Cmd>
+bool same_counterexample(const std::vector<Cmd>& shrunk, const std::string& reported) {
+  std::vector<std::string> described;
+  for (const Cmd& c : shrunk) described.push_back(merilo_describe(c));
+  return described == lines(reported);
+}
+
+double cpu_ms_since(std::clock_t start) {
+  return 1000.0 * static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+}
+
+void print(const char* name, const char* tool, const Tally& t) {
+  std::printf("| %s | %s | %d | %d | %d | %zu | %zu | %zu | %.2f | %.2f |\n", name, tool, t.found,
+              t.shortest, t.smallest, median(t.runs), median(t.lengths), median(t.shrinks),
+              median(t.ms), mean(t.ms));
+  if (t.errors > 0)
+    std::fprintf(stderr, "%s, %s: %d checks ended in an error\n", name, tool, t.errors);
+}
+
+template <class Spec, class Minimal>
+void row(const char* name, std::uint64_t seeds, std::size_t min_length, Minimal minimal,
+         const rc::Gen<typename Spec::command_type>& gen) {
+  Tally ours;
+  Tally peer;
+  const auto run_merilo = [&](std::uint64_t seed) {
+    const std::clock_t start = std::clock();
+    const auto r = st::check(Spec{}, st::CheckConfig{.seed = seed});
+    const double ms = cpu_ms_since(start);
+    if (!r.error.empty()) {
+      std::fprintf(stderr, "%s, merilo, seed %llu: %s\n", name,
+                   static_cast<unsigned long long>(seed), r.error.c_str());
+      ++ours.errors;
+    }
+    static const std::vector<typename Spec::command_type> kNone;
+    ours.add(r.failure.has_value(), r.runs, r.failure ? r.failure->shrunk : kNone,
+             r.failure ? r.failure->candidates : 0, ms, min_length, minimal);
+  };
+  const auto run_peer = [&](std::uint64_t seed) {
+    const std::clock_t start = std::clock();
+    const auto r = rc_peer::check(Spec{}, gen, seed);
+    const double ms = cpu_ms_since(start);
+    if (!r.error.empty()) {
+      std::fprintf(stderr, "%s, RapidCheck, seed %llu: %s\n", name,
+                   static_cast<unsigned long long>(seed), r.error.c_str());
+      ++peer.errors;
+    }
+    if (r.found && !same_counterexample(r.shrunk, r.counterexample)) {
+      std::fprintf(
+          stderr,
+          "%s, RapidCheck, seed %llu: the recorded list is not the reported counterexample\n", name,
+          static_cast<unsigned long long>(seed));
+      ++peer.errors;
+    }
+    peer.add(r.found, r.runs, r.shrunk, r.shrink_executions, ms, min_length, minimal);
+  };
+  for (std::uint64_t seed = 0; seed < seeds; ++seed) {
+    if (seed % 2 == 0) {
+      run_merilo(seed);
+      run_peer(seed);
+    } else {
+      run_peer(seed);
+      run_merilo(seed);
+    }
+  }
+  print(name, "merilo", ours);
+  print("", "RapidCheck", peer);
+}
+
+/// MERILO_BENCH_SEEDS, or the default; exits with a message when malformed.
+std::uint64_t seed_count() {
+  const char* text = std::getenv("MERILO_BENCH_SEEDS");
+  if (text == nullptr || *text == '\0') return kDefaultSeeds;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(text, &end, 10);
+  if (*end != '\0' || n < 1 || n > 100000 || text[0] == '-') {
+    std::fprintf(stderr,
+                 "bench_statem_rc: MERILO_BENCH_SEEDS must be a number in 1..100000, got '%s'\n",
+                 text);
+    std::exit(2);
+  }
+  return n;
+}
+
+}  // namespace
+
+int main() {
+  const std::uint64_t seeds = seed_count();
+  std::printf(
+      "seeds 0..%llu; medians over the seeds that found the bug (CPU ms: over all seeds)\n\n",
+      static_cast<unsigned long long>(seeds - 1));
+  std::printf(
+      "| seeded bug | tool | found /%llu | minimal length | minimal values | median runs to the "
+      "failure | median shrunk length | median shrink executions | median CPU ms per check | mean "
+      "CPU ms per check |\n",
+      static_cast<unsigned long long>(seeds));
+  std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+  row<ds::sorted_set::Spec>("sorted-vector set: erase removes the wrong element (3 commands)",
+                            seeds, 3, ds::sorted_set::minimal, rc_gens::sorted_set());
+  row<ds::lru::Spec>("LRU cache: get does not refresh (5 commands)", seeds, 5, ds::lru::minimal,
+                     rc_gens::lru());
+  row<ds::hashmap::Spec>("hash map: loses a bucket on growth 8 -> 16 (10 commands)", seeds, 10,
+                         ds::hashmap::minimal, rc_gens::hashmap());
+  row<ds::trie::Spec>("trie: erase loses longer words (3 commands)", seeds, 3, ds::trie::minimal,
+                      rc_gens::trie());
+  return 0;
+}
