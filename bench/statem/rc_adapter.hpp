@@ -41,6 +41,7 @@ struct PeerResult {
   std::size_t runs = 0;               ///< Test cases run, the failing one included.
   std::size_t shrink_executions = 0;  ///< Shrink candidates executed.
   std::size_t shrinks_accepted = 0;   ///< Of those, the ones that failed (and were kept).
+  std::size_t commands_run = 0;       ///< Commands executed, shrink executions included.
   std::vector<Cmd> shrunk;            ///< The shrunk counterexample (empty when !found).
   std::string counterexample;         ///< RapidCheck's own rendering of it.
 };
@@ -109,6 +110,7 @@ PeerResult<typename Spec::command_type> check(
     return Ptr(std::make_shared<const Step<Spec>>(shared_spec, std::move(c)));
   });
   std::vector<Cmd> failing;
+  std::size_t commands_run = 0;
 
   const auto property = rc::detail::toProperty([&] {
     const auto steps = *rc::state::gen::commands(
@@ -122,6 +124,7 @@ PeerResult<typename Spec::command_type> check(
     auto sut = shared_spec->new_sut();
     try {
       for (const Ptr& p : steps) {
+        ++commands_run;
         p->run(model, sut);
         p->apply(model);
       }
@@ -152,6 +155,7 @@ PeerResult<typename Spec::command_type> check(
   PeerResult<Cmd> out;
   out.shrink_executions = counter.tried;
   out.shrinks_accepted = counter.accepted;
+  out.commands_run = commands_run;
   rc::detail::FailureResult failure;
   rc::detail::SuccessResult success;
   rc::detail::GaveUpResult gave_up;

@@ -205,6 +205,66 @@ void row(const char* name, std::uint64_t seeds, std::size_t min_length, Minimal 
   print("", "RapidCheck", peer);
 }
 
+/// One tool's passing checks (bug switched off) over the seeds.
+struct Passing {
+  int passed = 0;
+  std::size_t commands = 0;
+  double ms = 0;
+};
+
+void print_passing(const char* name, const char* tool, const Passing& p, std::uint64_t seeds) {
+  const double checks = static_cast<double>(seeds);
+  std::printf("| %s | %s | %d | %.0f | %.2f | %.0f |\n", name, tool, p.passed,
+              static_cast<double>(p.commands) / checks, p.ms / checks,
+              p.commands == 0 ? 0.0 : 1e6 * p.ms / static_cast<double>(p.commands));
+}
+
+/// The same system with its bug switched off: every check passes, so this
+/// is the cost of 100 runs (drawing and executing) without shrinking.
+template <class Spec>
+void passing_row(const char* name, std::uint64_t seeds,
+                 const rc::Gen<typename Spec::command_type>& gen) {
+  Spec fixed;
+  fixed.buggy = false;
+  Passing ours;
+  Passing peer;
+  const auto run_merilo = [&](std::uint64_t seed) {
+    const std::clock_t start = std::clock();
+    const auto r = st::check(fixed, st::CheckConfig{.seed = seed});
+    ours.ms += cpu_ms_since(start);
+    ours.commands += r.commands_run;
+    if (r.ok()) {
+      ++ours.passed;
+    } else {
+      std::fprintf(stderr, "%s (bug off), merilo, seed %llu: did not pass\n", name,
+                   static_cast<unsigned long long>(seed));
+    }
+  };
+  const auto run_peer = [&](std::uint64_t seed) {
+    const std::clock_t start = std::clock();
+    const auto r = rc_peer::check(fixed, gen, seed);
+    peer.ms += cpu_ms_since(start);
+    peer.commands += r.commands_run;
+    if (!r.found && r.error.empty()) {
+      ++peer.passed;
+    } else {
+      std::fprintf(stderr, "%s (bug off), RapidCheck, seed %llu: did not pass %s\n", name,
+                   static_cast<unsigned long long>(seed), r.error.c_str());
+    }
+  };
+  for (std::uint64_t seed = 0; seed < seeds; ++seed) {
+    if (seed % 2 == 0) {
+      run_merilo(seed);
+      run_peer(seed);
+    } else {
+      run_peer(seed);
+      run_merilo(seed);
+    }
+  }
+  print_passing(name, "merilo", ours, seeds);
+  print_passing("", "RapidCheck", peer, seeds);
+}
+
 /// MERILO_BENCH_SEEDS, or the default; exits with a message when malformed.
 std::uint64_t seed_count() {
   const char* text = std::getenv("MERILO_BENCH_SEEDS");
@@ -241,5 +301,19 @@ int main() {
                          ds::hashmap::minimal, rc_gens::hashmap());
   row<ds::trie::Spec>("trie: erase loses longer words (3 commands)", seeds, 3, ds::trie::minimal,
                       rc_gens::trie());
+
+  std::printf(
+      "\nthe same systems with the bug switched off (every check passes: 100 runs, no "
+      "shrinking)\n\n");
+  std::printf(
+      "| system | tool | passed /%llu | mean commands per check | mean CPU ms per check | CPU ns "
+      "per "
+      "command |\n",
+      static_cast<unsigned long long>(seeds));
+  std::printf("| --- | --- | --- | --- | --- | --- |\n");
+  passing_row<ds::sorted_set::Spec>("sorted-vector set", seeds, rc_gens::sorted_set());
+  passing_row<ds::lru::Spec>("LRU cache", seeds, rc_gens::lru());
+  passing_row<ds::hashmap::Spec>("hash map", seeds, rc_gens::hashmap());
+  passing_row<ds::trie::Spec>("trie", seeds, rc_gens::trie());
   return 0;
 }
