@@ -16,7 +16,7 @@ declare -A packages=(
   [base]="cmake ninja-build make g++ pkg-config libfmt-dev libxxhash-dev googletest libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev"
   [clang]="clang libclang-rt-dev"
   [lint]="clang-format clang-tidy"
-  [bench]="libbenchmark-dev spin time"
+  [bench]="libbenchmark-dev spin time librapidcheck-dev"
   [m32]="gcc-multilib g++-multilib libfmt-dev:i386 libxxhash-dev:i386 libgtest-dev:i386 libgmock-dev:i386"
   [coverage]="gcovr"
 )
