@@ -43,7 +43,7 @@ h1{font-size:17px;margin:0 0 4px}
 #canvas{position:relative;width:100%;min-width:100%}
 .lane{position:absolute;left:0;right:0;height:26px;border-bottom:1px solid #eef1f4}
 .lane:nth-child(even){background:#fbfcfd}
-.op{position:absolute;height:20px;min-width:3px;padding:0 4px;overflow:hidden;white-space:nowrap;
+.op{position:absolute;height:20px;min-width:3px;padding:0 4px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis;
   font-size:12px;line-height:18px;border:1px solid #5a7fb0;border-radius:3px;background:#cfe0f5;cursor:pointer}
 .op:hover,.op.pinned{outline:2px solid #1d232b;z-index:3}
 .op.placed{background:#9cc2ee}
