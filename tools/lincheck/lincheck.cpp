@@ -483,7 +483,8 @@ class Checker {
     while (!report.summary.empty() && report.summary.back() == '\n') report.summary.pop_back();
     std::ostringstream text;
     explain(text);
-    report.explanation = text.str().substr(text.str().find_first_not_of('\n'));
+    report.explanation = text.str();
+    report.explanation.erase(0, report.explanation.find_first_not_of('\n'));
     report.time_unit = history_.timed ? "ns" : "line";
     // One lane per process, in increasing order of process number.
     std::vector<std::uint64_t> processes;
