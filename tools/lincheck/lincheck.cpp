@@ -528,10 +528,9 @@ class Checker {
         raw(stuck).complete_line);
     for (const auto& c : e.candidates) {
       report.candidates.push_back(c.operation);
-      std::string why =
-          c.violation ? *c.violation : std::string("fits, but every order on from there fails");
       std::string& note = report.operations[c.operation].note;
-      note = note.empty() ? "could not go next: " + why : note + "; could not go next: " + why;
+      note += note.empty() ? "could not go next: " : "; could not go next: ";
+      note += c.violation ? *c.violation : "fits, but every order on from there fails";
     }
     return report;
   }
