@@ -37,8 +37,10 @@ if [[ -z $line ]]; then
 fi
 
 flags=(--headless=new --disable-gpu --no-first-run --user-data-dir="$work/profile"
-       --hide-scrollbars)
+       --hide-scrollbars --disable-dev-shm-usage)
+# As root Chromium runs only without its sandbox; CI may give no HOME.
 [[ $(id -u) -eq 0 ]] && flags+=(--no-sandbox)
+export HOME=${HOME:-$work}
 
 # The DOM after the page's script ran; the console goes to the log.
 timeout 60 "$browser" "${flags[@]}" --virtual-time-budget=10000 --enable-logging=stderr --v=0 \
