@@ -4,7 +4,9 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
@@ -28,6 +30,15 @@ linearize::HtmlReport failure_html(const FailureText& text) {
   page.explanation = format_report(text);
   page.time_unit = "ns";
 
+  // Instants from the race's first invoke, so they read as durations.
+  std::int64_t origin = 0;
+  bool any = false;
+  for (const auto& h : text.histories) {
+    for (const CallText& c : h) {
+      origin = any ? std::min(origin, c.invoked_at) : c.invoked_at;
+      any = true;
+    }
+  }
   // Branch-major numbering: operation `first[b] + i` is branch b's call i.
   std::vector<std::size_t> first;
   for (std::size_t b = 0; b < text.histories.size(); ++b) {
@@ -39,8 +50,8 @@ linearize::HtmlReport failure_html(const FailureText& text) {
       op.lane = b;
       op.call = c.command;
       op.result = c.response;
-      op.invoked_at = c.invoked_at;
-      op.returned_at = c.returned_at;
+      op.invoked_at = c.invoked_at - origin;
+      op.returned_at = c.returned_at - origin;
       op.details = fmt::format("branch {}, call {}", b, i);
       page.operations.push_back(std::move(op));
     }

@@ -108,7 +108,10 @@ TEST(ParallelHtml, PlacedCallsAreNumberedAcrossBranches) {
   EXPECT_EQ(page.operations[2].lane, 1U);
   EXPECT_EQ(page.operations[2].call, "3");
   EXPECT_EQ(page.operations[2].result, "30");
-  EXPECT_EQ(page.operations[2].invoked_at, 2'000);
+  // Instants count from the race's first invoke (1,000 ns here).
+  EXPECT_EQ(page.operations[0].invoked_at, 0);
+  EXPECT_EQ(page.operations[2].invoked_at, 1'000);
+  EXPECT_EQ(page.operations[2].returned_at, 1'500);
   EXPECT_EQ(page.operations[1].note, "could not go next: violates <x>");
   const std::string html = lin::render_html(page);
   EXPECT_NE(html.find("violates &lt;x&gt;"), std::string::npos);

@@ -24,7 +24,7 @@
 // NOTE: only `Evidence::raced` and `Evidence::after_race` failures have a
 // race to draw; for the others (a prefix call that broke a rule, a crash,
 // a timeout, no race) the page has no bars and holds the report text alone.
-// Instants are the race's steady_clock nanoseconds, shown from the first
+// Instants are the race's steady_clock nanoseconds, counted from its first
 // invoke.
 #ifndef MERILO_PARALLEL_HTML_HPP
 #define MERILO_PARALLEL_HTML_HPP
