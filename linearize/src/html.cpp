@@ -180,9 +180,14 @@ void check_report(const HtmlReport& report) {
   check_indices(report.candidates, n, "candidates");
 }
 
+// "line 12" for a history timed by its lines, "1500 ns" otherwise.
 std::string instant_text(std::int64_t t, const std::string& unit) {
-  if (t == kNever) return "never returned";
-  return fmt::format("{} {}", unit, t);
+  if (unit == "line") return fmt::format("line {}", t);
+  return fmt::format("{} {}", t, unit);
+}
+
+std::string counted(std::size_t n, const char* noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
 }
 
 }  // namespace
@@ -270,8 +275,8 @@ std::string render_html(const HtmlReport& report) {
                  "<span><i class=\"l-open\"></i>never returned</span>"
                  "<span><i class=\"l-stuck\"></i>every order gets stuck here</span>"
                  "<span><i class=\"l-cand\"></i>could not go next</span></span>"
-                 "<span>{} operations, {} lanes; time in {}s</span></div>\n</header>\n",
-                 n, report.lanes.size(), unit);
+                 "<span>{}, {}; time unit: {}</span></div>\n</header>\n",
+                 counted(n, "operation"), counted(report.lanes.size(), "lane"), unit);
 
   out += "<div id=\"view\"><div id=\"names\">";
   for (const std::string& lane : lane_names) fmt::format_to(it, "<div>{}</div>", lane);

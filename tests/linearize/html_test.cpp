@@ -65,6 +65,20 @@ TEST(Html, HeaderExampleRenders) {
   EXPECT_NE(stuck.find("class=\"op stuck\""), std::string::npos) << stuck;
   EXPECT_NE(stuck.find("data-line=\"5\""), std::string::npos) << stuck;
   EXPECT_NE(stuck.find("data-n=\"read 1, but the register held 2\""), std::string::npos) << stuck;
+  EXPECT_NE(stuck.find("invoked at 21 ns, returned: 30 ns"), std::string::npos) << stuck;
+  EXPECT_NE(page.find("3 operations, 2 lanes; time unit: ns"), std::string::npos);
+}
+
+TEST(Html, InstantsOfAHistoryTimedByLinesReadAsLines) {
+  HtmlReport report = stale_read();
+  report.time_unit = "line";
+  report.lanes = {"p0"};
+  report.operations = {report.operations[0]};
+  report.order = {};
+  report.stuck = {};
+  const std::string page = render_html(report);
+  EXPECT_NE(bar_tag(page, 0).find("invoked at line 0, returned: line 10"), std::string::npos);
+  EXPECT_NE(page.find("1 operation, 1 lane; time unit: line"), std::string::npos);
 }
 
 TEST(Html, SelfContained) {
