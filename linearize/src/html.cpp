@@ -295,11 +295,12 @@ std::string render_html(const HtmlReport& report) {
     if (number[i] > 0) classes += " placed";
     if (candidate[i]) classes += " cand";
     if (stuck[i]) classes += " stuck";
-    const std::string call = html_escape(op.call);
-    const std::string result = html_escape(op.result);
+    // "read → 1"; an empty result ("ok" said nothing more) shows the call alone.
+    const std::string label =
+        op.result.empty() ? html_escape(op.call) : html_escape(op.call + " → " + op.result);
     std::string tip = op.line > 0 ? fmt::format("line {} · ", op.line) : std::string();
-    tip += fmt::format("{} · {} → {} · invoked at {}, returned: {}", lane_names[op.lane], call,
-                       result, instant_text(op.invoked_at, unit),
+    tip += fmt::format("{} · {} · invoked at {}, returned: {}", lane_names[op.lane], label,
+                       instant_text(op.invoked_at, unit),
                        open ? std::string("never") : instant_text(op.returned_at, unit));
     if (number[i] > 0) tip += fmt::format(" · #{} in the order found", number[i]);
     fmt::format_to(it,
@@ -310,7 +311,7 @@ std::string render_html(const HtmlReport& report) {
     if (!op.note.empty()) fmt::format_to(it, " data-n=\"{}\"", html_escape(op.note));
     fmt::format_to(it, " title=\"{}\">", tip);
     if (number[i] > 0) fmt::format_to(it, "#{} ", number[i]);
-    fmt::format_to(it, "{} → {}</div>\n", call, result);
+    fmt::format_to(it, "{}</div>\n", label);
   }
   out += "</div></div></div>\n";
   out +=

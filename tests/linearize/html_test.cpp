@@ -67,6 +67,9 @@ TEST(Html, HeaderExampleRenders) {
   EXPECT_NE(stuck.find("data-n=\"read 1, but the register held 2\""), std::string::npos) << stuck;
   EXPECT_NE(stuck.find("invoked at 21 ns, returned: 30 ns"), std::string::npos) << stuck;
   EXPECT_NE(page.find("3 operations, 2 lanes; time unit: ns"), std::string::npos);
+  HtmlReport quiet = stale_read();
+  quiet.operations[0].result = "";
+  EXPECT_NE(render_html(quiet).find(">#1 write 1</div>"), std::string::npos);
 }
 
 TEST(Html, InstantsOfAHistoryTimedByLinesReadAsLines) {

@@ -77,7 +77,7 @@ namespace merilo::linearize {
 struct HtmlOperation {
   std::size_t lane = 0;               ///< Index into `HtmlReport::lanes`.
   std::string call;                   ///< What was asked ("write 3").
-  std::string result;                 ///< What came back ("ok", "7", "info").
+  std::string result;                 ///< What came back ("7", "info"); "" shows the call alone.
   std::int64_t invoked_at = 0;        ///< When it was invoked (any one unit).
   std::int64_t returned_at = kNever;  ///< When it returned; kNever: open-ended.
   std::size_t line = 0;               ///< Its invoke's line in a file; 0 when none.
