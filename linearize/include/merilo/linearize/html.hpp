@@ -26,9 +26,9 @@
 //     ctrl + mouse wheel; scroll to pan. "Find the stuck operation" scrolls
 //     to it.
 //
-// The page grows linearly with the history (about 200 bytes an operation,
-// so 10,000 operations make about 2 MB) and every bar is laid out once by
-// the browser: zooming changes one width.
+// The page grows linearly with the history (about 280 bytes an operation,
+// so 10,000 operations make about 2.8 MB; docs/benchmarks.md) and every bar
+// is laid out once by the browser: zooming changes one width.
 //
 // Example (the stale read of history.hpp's example; the test
 // Html.HeaderExampleRenders checks it):
