@@ -7,6 +7,8 @@
 // it) with the recorded histories and the checker's explanation. `report`
 // turns it into text: the cases, a timeline of the race with each call's
 // instants and response, and the lines that reproduce it.
+// `write_html` (merilo/parallel/html.hpp) draws the same failure as an
+// HTML page; `placed` and `stuck` carry the checker's dead end for it.
 //
 // Example:
 //
@@ -158,6 +160,7 @@ FailureText failure_text(const Failure<Cmd, Resp>& failure) {
   }
   return text;
 }
+
 }  // namespace detail
 
 /// A multi-line report of `failure`: the violation, the original and

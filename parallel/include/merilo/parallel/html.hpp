@@ -29,7 +29,8 @@
 #ifndef MERILO_PARALLEL_HTML_HPP
 #define MERILO_PARALLEL_HTML_HPP
 
-#include <string>  // path, errors
+#include <exception>  // std::exception
+#include <string>     // path, errors
 
 #include <merilo/linearize/html.hpp>    // HtmlReport, write_html
 #include <merilo/parallel/failure.hpp>  // Failure, report's text
