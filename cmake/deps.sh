@@ -6,7 +6,8 @@
 # Groups: base (build and test), clang (clang++ and libFuzzer), lint,
 # bench, m32 (a 32-bit x86 build: the multilib compilers and the i386
 # builds of the libraries merilo links; the header-only ones, CLI11 and
-# nlohmann-json, serve both), coverage (gcovr). Every package is from
+# nlohmann-json, serve both), coverage (gcovr), browser (Debian's chromium,
+# which the `browser` tests run headless on merilo-lincheck's HTML report). Every package is from
 # Debian's archive; nothing is downloaded. A package named NAME:ARCH is
 # another architecture's build: as root, deps.sh adds ARCH to dpkg's
 # architectures first.
@@ -19,6 +20,7 @@ declare -A packages=(
   [bench]="libbenchmark-dev spin time librapidcheck-dev"
   [m32]="gcc-multilib g++-multilib libfmt-dev:i386 libxxhash-dev:i386 libgtest-dev:i386 libgmock-dev:i386"
   [coverage]="gcovr"
+  [browser]="chromium"
 )
 
 missing=()

@@ -3,12 +3,17 @@
 #include "lincheck.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <iterator>
 #include <limits>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <merilo/linearize/history.hpp>
+#include <merilo/linearize/html.hpp>
 #include <merilo/linearize/models.hpp>
 
 #include "history_file.hpp"
@@ -300,16 +306,17 @@ class Checker {
     const auto start = std::chrono::steady_clock::now();
     result_ = lin::check_history(typename A::Spec{}, typename A::Model{}, ops_, options);
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    int code = kInternalError;
     switch (result_.verdict) {
       case lin::Verdict::linearizable:
-        print(out);
-        return kLinearizable;
+        code = kLinearizable;
+        break;
       case lin::Verdict::not_linearizable:
-        print(out);
-        return kNotLinearizable;
+        code = kNotLinearizable;
+        break;
       case lin::Verdict::undecided:
-        print(out);
-        return kUndecided;
+        code = kUndecided;
+        break;
       case lin::Verdict::usage_error:
         fmt::print(err, "merilo-lincheck: {}: {}\n", args_.source, result_.error);
         return kBadInput;
@@ -317,7 +324,16 @@ class Checker {
         fmt::print(err, "merilo-lincheck: internal error: {}\n", result_.error);
         return kInternalError;
     }
-    return kInternalError;
+    summary(out, !args_.explain);
+    if (args_.explain) explain(out);
+    if (!args_.html.empty()) {
+      if (const std::string problem = lin::write_html(html_report(), args_.html);
+          !problem.empty()) {
+        fmt::print(err, "merilo-lincheck: {}\n", problem);
+        return kBadInput;
+      }
+    }
+    return code;
   }
 
  private:
@@ -352,7 +368,8 @@ class Checker {
   }
   // (width 0: no padding after the text)
 
-  void print(std::ostream& out) const {
+  /// The verdict's one line; `hint` adds "(--explain shows why)".
+  void summary(std::ostream& out, bool hint) const {
     const auto& e = result_.explanation;
     const std::string steps = thousands(result_.evaluations);
     switch (result_.verdict) {
@@ -373,7 +390,7 @@ class Checker {
         }
         fmt::print(out, " at the {} on line {} (process {}){}\n",
                    lin::describe(ops_[stuck].command), raw(stuck).invoke_line, raw(stuck).process,
-                   args_.explain ? "" : " (--explain shows why)");
+                   hint ? " (--explain shows why)" : "");
         break;
       }
       case lin::Verdict::usage_error:
@@ -391,7 +408,6 @@ class Checker {
                    result_.cache_full ? "; the state cache filled up (raise --cache-mb)" : "");
         break;
     }
-    if (args_.explain) explain(out);
   }
 
   void explain(std::ostream& out) const {
@@ -454,6 +470,72 @@ class Checker {
     if (e.more_candidates > 0) fmt::print(out, "  ... and {} more\n", e.more_candidates);
   }
 
+  /// The history and the result as the HTML page draws them: the summary
+  /// line and the --explain text above, word for word, and the same stuck
+  /// operation (`explanation.returned`) they name.
+  lin::HtmlReport html_report() const {
+    lin::HtmlReport report;
+    report.title = fmt::format("merilo-lincheck: {} ({} model)", args_.source, A::kName);
+    report.verdict = result_.verdict;
+    std::ostringstream line;
+    summary(line, false);
+    report.summary = line.str();
+    while (!report.summary.empty() && report.summary.back() == '\n') report.summary.pop_back();
+    std::ostringstream text;
+    explain(text);
+    report.explanation = text.str();
+    report.explanation.erase(0, report.explanation.find_first_not_of('\n'));
+    report.time_unit = history_.timed ? "ns" : "line";
+    // One lane per process, in increasing order of process number.
+    std::vector<std::uint64_t> processes;
+    for (const std::size_t i : raw_of_) processes.push_back(history_.ops[i].process);
+    std::sort(processes.begin(), processes.end());
+    processes.erase(std::unique(processes.begin(), processes.end()), processes.end());
+    for (const std::uint64_t p : processes) report.lanes.push_back(fmt::format("p{}", p));
+    for (std::size_t op = 0; op < ops_.size(); ++op) {
+      const RawOp& r = raw(op);
+      lin::HtmlOperation h;
+      h.lane = static_cast<std::size_t>(
+          std::lower_bound(processes.begin(), processes.end(), r.process) - processes.begin());
+      h.call = lin::describe(ops_[op].command);
+      if (r.key) h.call = clipped(*r.key, kMaxShown) + " " + h.call;
+      if (r.completion != Completion::ok) {
+        h.result = completion_name(r.completion);
+      } else {
+        // An ok that returns nothing (a write) says no more than its bar does.
+        if (A::returns_value(ops_[op].command)) h.result = lin::describe(*ops_[op].response);
+      }
+      h.invoked_at = ops_[op].invoked_at;
+      h.returned_at = ops_[op].response ? ops_[op].returned_at : lin::kNever;
+      h.line = r.invoke_line;
+      h.details = r.complete_line > 0
+                      ? fmt::format("invoked on line {}, {} on line {}", r.invoke_line,
+                                    completion_name(r.completion), r.complete_line)
+                      : fmt::format("invoked on line {}, never completed", r.invoke_line);
+      report.operations.push_back(std::move(h));
+    }
+    const auto& e = result_.explanation;
+    if (result_.verdict == lin::Verdict::linearizable) {
+      if (result_.orders.size() == 1) report.order = result_.orders[0];
+      return report;
+    }
+    report.order = e.prefix;
+    if (result_.verdict != lin::Verdict::not_linearizable || !e.returned) return report;
+    const std::size_t stuck = *e.returned;
+    report.stuck = {stuck};
+    report.operations[stuck].note = fmt::format(
+        "every order gets stuck here: it returned on line {}, so it or another operation "
+        "invoked before then had to come next",
+        raw(stuck).complete_line);
+    for (const auto& c : e.candidates) {
+      report.candidates.push_back(c.operation);
+      std::string& note = report.operations[c.operation].note;
+      note += note.empty() ? "could not go next: " : "; could not go next: ";
+      note += c.violation ? *c.violation : "fits, but every order on from there fails";
+    }
+    return report;
+  }
+
   const Args& args_;
   const RawHistory& history_;
   std::vector<Op> ops_;
@@ -487,6 +569,21 @@ constexpr ModelEntry kModels[] = {
     {KvAdapter::kName, run_model<KvAdapter>},
     {QueueAdapter::kName, run_model<QueueAdapter>},
 };
+
+/// "" when `path` can be opened for writing, otherwise why not. Leaves an
+/// existing file as it was and removes one it had to create, so a history
+/// that turns out to be bad input leaves nothing behind.
+std::string probe_writable(const std::string& path) {
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(path, ec);
+  std::FILE* f = std::fopen(path.c_str(), "ab");
+  if (f == nullptr) {
+    return fmt::format("cannot write the HTML report to {}: {}", path, std::strerror(errno));
+  }
+  std::fclose(f);
+  if (!existed) std::filesystem::remove(path, ec);
+  return {};
+}
 
 }  // namespace
 
@@ -528,6 +625,12 @@ int run(const Args& args, std::istream& in, std::ostream& out, std::ostream& err
     if (const std::string problem = check_args(args); !problem.empty()) {
       fmt::print(err, "merilo-lincheck: {}\n", problem);
       return kBadInput;
+    }
+    if (!args.html.empty()) {
+      if (const std::string problem = probe_writable(args.html); !problem.empty()) {
+        fmt::print(err, "merilo-lincheck: {}\n", problem);
+        return kBadInput;
+      }
     }
     for (const ModelEntry& m : kModels) {
       if (args.model == m.name) return m.run(args, in, out, err);

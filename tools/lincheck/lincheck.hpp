@@ -31,6 +31,7 @@ struct Args {
   std::uint64_t cache_mb = 512;
   std::size_t max_line_bytes = std::size_t{1} << 20U;  ///< A longer line is bad input.
   bool explain = false;
+  std::string html;          ///< Where to write the HTML report ("" = none).
   std::string source = "-";  ///< The file's name, for messages ("-" = stdin).
 };
 
@@ -51,8 +52,10 @@ inline constexpr double kMaxTimeoutSeconds = 1e9;
 [[nodiscard]] std::string check_args(const Args& args);
 
 /// Checks `args`, reads the history from `in`, checks it, writes the
-/// verdict to `out` and problems with the input to `err`; returns the exit
-/// code. Never throws.
+/// verdict to `out` (and, with `args.html`, the HTML report to that file)
+/// and problems with the input to `err`; returns the exit code. A report
+/// that cannot be written is bad input (exit 3), found before the check
+/// runs when the path cannot be opened. Never throws.
 [[nodiscard]] int run(const Args& args, std::istream& in, std::ostream& out, std::ostream& err);
 
 }  // namespace merilo::lincheck

@@ -34,10 +34,12 @@ int main(int argc, char** argv) {
                  "the longest line accepted; a longer one is bad input")
       ->capture_default_str();
   app.add_flag("--explain", args.explain, "show the deepest dead end or longest partial order");
+  app.add_option("--html", args.html,
+                 "also write the history and the verdict as one self-contained HTML page");
   app.add_option("FILE", file, "the history (- reads standard input)")->required();
   const std::string usage = fmt::format(
       "usage: merilo-lincheck --model {} [--budget N] [--timeout SECONDS] "
-      "[--cache-mb MB] [--max-line-bytes N] [--explain] FILE",
+      "[--cache-mb MB] [--max-line-bytes N] [--explain] [--html OUT.html] FILE",
       merilo::lincheck::model_names("|", "|"));
   try {
     app.parse(argc, argv);

@@ -7,6 +7,8 @@
 // it) with the recorded histories and the checker's explanation. `report`
 // turns it into text: the cases, a timeline of the race with each call's
 // instants and response, and the lines that reproduce it.
+// `write_html` (merilo/parallel/html.hpp) draws the same failure as an
+// HTML page; `placed` and `stuck` carry the checker's dead end for it.
 //
 // Example:
 //
@@ -25,9 +27,10 @@
 #include <string_view>  // name()
 #include <vector>       // histories
 
-#include <merilo/core/describe.hpp>  // commands and responses as text
-#include <merilo/parallel/spec.hpp>  // Case
-#include <merilo/statem/statem.hpp>  // Violation, ShrinkEnd
+#include <merilo/core/describe.hpp>    // commands and responses as text
+#include <merilo/linearize/check.hpp>  // CallRef
+#include <merilo/parallel/spec.hpp>    // Case
+#include <merilo/statem/statem.hpp>    // Violation, ShrinkEnd
 
 namespace merilo::parallel {
 
@@ -56,6 +59,12 @@ enum class Evidence : std::uint8_t {
 /// "in prefix", "raced", "after race", "unrecorded", "no race".
 [[nodiscard]] std::string_view name(Evidence evidence) noexcept;
 
+/// A branch's next call at the checker's dead end, which could not go next.
+struct StuckCall {
+  linearize::CallRef call;  ///< `history` is the branch, `index` the call in it.
+  std::string reason;       ///< Why not, in the checker's words.
+};
+
 /// The fields of a failure that do not depend on the command type.
 struct FailureCore {
   std::uint64_t seed = 0;  ///< `CheckConfig::seed` of the check.
@@ -70,6 +79,13 @@ struct FailureCore {
   Evidence evidence = Evidence::unrecorded;  ///< Where the shrunk case broke.
   std::size_t prefix_step = 0;               ///< The failing prefix call (Evidence::in_prefix).
   std::string explanation;                   ///< The checker's explanation (Evidence::raced).
+  /// Evidence::raced: the calls the checker could place, in order (the
+  /// longest valid prefix of a failed search, or the prefix placed before
+  /// an undecided one ran out), as (branch, call) pairs.
+  std::vector<linearize::CallRef> placed;
+  /// Evidence::raced, not linearizable: each branch's next call after
+  /// `placed`, none of which could go next.
+  std::vector<StuckCall> stuck;
   /// Branches still running at the deadline (a timeout), by index.
   std::vector<std::size_t> unfinished;
   /// True when a branch never returned: the system was left alive (neither
@@ -123,6 +139,28 @@ std::vector<std::string> describe_all(const std::vector<Cmd>& commands) {
   return out;
 }
 
+/// `failure` in words: what `report` lays out and `write_html` draws.
+template <class Cmd, class Resp>
+FailureText failure_text(const Failure<Cmd, Resp>& failure) {
+  FailureText text;
+  text.core = &failure;
+  text.original_prefix = describe_all(failure.original.prefix);
+  for (const auto& b : failure.original.branches) text.original_branches.push_back(describe_all(b));
+  text.shrunk_prefix = describe_all(failure.shrunk.prefix);
+  for (const auto& b : failure.shrunk.branches) text.shrunk_branches.push_back(describe_all(b));
+  text.prefix_responses = describe_all(failure.prefix_responses);
+  for (const History<Cmd, Resp>& h : failure.histories) {
+    std::vector<CallText> calls;
+    calls.reserve(h.size());
+    for (const Call<Cmd, Resp>& c : h) {
+      calls.push_back(
+          {core::describe(c.command), core::describe(c.response), c.invoked_at, c.returned_at});
+    }
+    text.histories.push_back(std::move(calls));
+  }
+  return text;
+}
+
 }  // namespace detail
 
 /// A multi-line report of `failure`: the violation, the original and
@@ -132,26 +170,7 @@ std::vector<std::string> describe_all(const std::vector<Cmd>& commands) {
 /// it. The same failure always gives the same text.
 template <class Cmd, class Resp>
 [[nodiscard]] std::string report(const Failure<Cmd, Resp>& failure) {
-  detail::FailureText text;
-  text.core = &failure;
-  text.original_prefix = detail::describe_all(failure.original.prefix);
-  for (const auto& b : failure.original.branches) {
-    text.original_branches.push_back(detail::describe_all(b));
-  }
-  text.shrunk_prefix = detail::describe_all(failure.shrunk.prefix);
-  for (const auto& b : failure.shrunk.branches)
-    text.shrunk_branches.push_back(detail::describe_all(b));
-  text.prefix_responses = detail::describe_all(failure.prefix_responses);
-  for (const History<Cmd, Resp>& h : failure.histories) {
-    std::vector<detail::CallText> calls;
-    calls.reserve(h.size());
-    for (const Call<Cmd, Resp>& c : h) {
-      calls.push_back(
-          {core::describe(c.command), core::describe(c.response), c.invoked_at, c.returned_at});
-    }
-    text.histories.push_back(std::move(calls));
-  }
-  return detail::format_report(text);
+  return detail::format_report(detail::failure_text(failure));
 }
 
 }  // namespace merilo::parallel

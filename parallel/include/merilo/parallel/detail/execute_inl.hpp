@@ -31,6 +31,8 @@ struct Outcome {
   std::vector<Resp> prefix_responses;
   std::vector<History<Cmd, Resp>> histories;
   std::string explanation;
+  std::vector<linearize::CallRef> placed;
+  std::vector<StuckCall> stuck;
   std::vector<std::size_t> unfinished;
   bool left_alive = false;
 };
@@ -149,6 +151,8 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
   }
   out.evidence = Evidence::raced;
   out.explanation = j.explanation;
+  out.placed = j.placed;
+  out.stuck = j.stuck;
 }
 
 /// One execution of `c` (see the top of this file).

@@ -24,8 +24,10 @@ enum class Judged : std::uint8_t { linearizable, not_linearizable, undecided, cr
 /// The verdict and, when it is not `linearizable`, the checker's words.
 struct Judgement {
   Judged verdict = Judged::undecided;
-  std::string explanation;  ///< The checker's explanation of the failed search.
-  std::string error;        ///< What crashed (Judged::crashed) or was refused.
+  std::string explanation;                 ///< The checker's explanation of the failed search.
+  std::vector<linearize::CallRef> placed;  ///< The calls it placed, in order.
+  std::vector<StuckCall> stuck;            ///< The calls none of which could go next.
+  std::string error;                       ///< What crashed (Judged::crashed) or was refused.
 };
 
 /// The spec as linearize sees it: const calls forwarded to the user's spec.
@@ -87,13 +89,32 @@ Judgement judge(
       j.error = result.error;
       return j;
   }
-  j.explanation = linearize::explain(
-      result, total,
-      [&](linearize::CallRef c) {
-        const Call<Cmd, Resp>& call = histories[c.history][c.index];
-        return core::describe(call.command) + " -> " + core::describe(call.response);
-      },
-      [](const statem::Violation& v) { return v.tag + ": " + v.detail; });
+  const auto describe_call = [&](linearize::CallRef c) {
+    const Call<Cmd, Resp>& call = histories[c.history][c.index];
+    return core::describe(call.command) + " -> " + core::describe(call.response);
+  };
+  const auto describe_violation = [](const statem::Violation& v) {
+    return v.tag + ": " + v.detail;
+  };
+  j.explanation = linearize::explain(result, total, describe_call, describe_violation);
+  j.placed = result.explanation.prefix;
+  for (const linearize::NextCall<statem::Violation>& n : result.explanation.next) {
+    StuckCall s{n.call, {}};
+    switch (n.why) {
+      case linearize::Blocked::violated:
+        s.reason = n.violation ? "violates " + describe_violation(*n.violation) : "violates";
+        break;
+      case linearize::Blocked::overtaken:
+        s.reason = "must follow branch " + std::to_string(n.overtaken_by.history) + " call " +
+                   std::to_string(n.overtaken_by.index) + " (" + describe_call(n.overtaken_by) +
+                   "), which returned before it was invoked";
+        break;
+      case linearize::Blocked::explored:
+        s.reason = "fits, but every way on from there was ruled out";
+        break;
+    }
+    j.stuck.push_back(std::move(s));
+  }
   return j;
 }
 

@@ -25,6 +25,8 @@ void take_evidence(Failure<Cmd, Resp>& f, Outcome<Cmd, Resp>&& o) {
   f.evidence = o.evidence;
   f.prefix_step = o.prefix_step;
   f.explanation = std::move(o.explanation);
+  f.placed = std::move(o.placed);
+  f.stuck = std::move(o.stuck);
   f.unfinished = std::move(o.unfinished);
   f.system_left_alive = f.system_left_alive || o.left_alive;
   f.prefix_responses = std::move(o.prefix_responses);
