@@ -33,12 +33,13 @@
 #ifndef MERILO_LINEARIZE_MODELS_HPP
 #define MERILO_LINEARIZE_MODELS_HPP
 
-#include <cstddef>   // std::size_t
-#include <cstdint>   // std::int64_t
-#include <deque>     // QueueModel
-#include <optional>  // values that may be null
-#include <string>    // kv values, keys, violations
-#include <utility>   // std::move
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::int64_t
+#include <deque>        // QueueModel
+#include <optional>     // values that may be null
+#include <string>       // kv values, keys, violations
+#include <string_view>  // kv values as sequences
+#include <utility>      // std::move
 
 #include <merilo/linearize/model.hpp>
 
@@ -164,6 +165,29 @@ struct KvSpec {
   /// Gets never change the value.
   [[nodiscard]] bool read_only(const KvCmd& c, const std::optional<KvResponse>&) const {
     return c.kind == KvCmd::Kind::get;
+  }
+  /// The key's value as a sequence (of chars): what gets read whole, puts
+  /// set and appends extend. The views below point into the command or
+  /// response given, which outlive the check.
+  [[nodiscard]] std::string_view sequence_of(const KvModel& m) const { return m.value; }
+  /// A completed get fits only when the key holds exactly what it read.
+  [[nodiscard]] std::optional<std::string_view> reads_sequence(
+      const KvCmd& c, const std::optional<KvResponse>& r) const {
+    if (c.kind != KvCmd::Kind::get || !r || r->failed) return std::nullopt;
+    return std::string_view(r->value);
+  }
+  /// A put leaves exactly its argument (failed or not: `next_model` applies
+  /// it either way, as the call may have taken effect).
+  [[nodiscard]] std::optional<std::string_view> sets_sequence(
+      const KvCmd& c, const std::optional<KvResponse>&) const {
+    if (c.kind != KvCmd::Kind::put) return std::nullopt;
+    return std::string_view(c.value);
+  }
+  /// An append adds its argument at the end.
+  [[nodiscard]] std::optional<std::string_view> extends_sequence(
+      const KvCmd& c, const std::optional<KvResponse>&) const {
+    if (c.kind != KvCmd::Kind::append) return std::nullopt;
+    return std::string_view(c.value);
   }
 };
 

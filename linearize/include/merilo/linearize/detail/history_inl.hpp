@@ -94,8 +94,9 @@ class PartsCheck {
         continue;
       }
       result_.explanation = search.explain(initial_, false);
-      result_.explanation.longest = !DeclaresValues<S, M, C, R>;
-      if constexpr (DeclaresValues<S, M, C, R>) explain_lost_value(p);
+      constexpr bool kPrunes = DeclaresValues<S, M, C, R> || DeclaresSequence<S, M, C, R>;
+      result_.explanation.longest = !kPrunes;
+      if constexpr (kPrunes) explain_lost_value(p);
       return finish_not_linearizable(p);
     }
     result_.evaluations = allowance_.evaluations;

@@ -14,6 +14,7 @@
 
 #include <merilo/linearize/detail/allowance.hpp>
 #include <merilo/linearize/detail/hash.hpp>
+#include <merilo/linearize/detail/sequence_tracker.hpp>
 #include <merilo/linearize/detail/state_cache.hpp>
 #include <merilo/linearize/detail/value_tracker.hpp>
 #include <merilo/linearize/history.hpp>
@@ -53,7 +54,12 @@ class PartSearch {
 
   PartSearch(const S& spec, std::span<const Operation<C, R>> all, std::vector<std::size_t> ops,
              std::size_t cache_bytes)
-      : spec_(spec), all_(all), ops_(std::move(ops)), n_(ops_.size()), values_(spec, all, ops_) {
+      : spec_(spec),
+        all_(all),
+        ops_(std::move(ops)),
+        n_(ops_.size()),
+        values_(spec, all, ops_),
+        sequences_(spec, all, ops_) {
     build_events();
     build_chains();
     cache_.emplace(chains_, pending_words(), cache_bytes);
@@ -73,12 +79,12 @@ class PartSearch {
       if ((entry & 1U) == 0) {  // a call: try to place its operation here
         if (!allowance.spend()) return Outcome::stopped;
         const Operation<C, R>& o = operation(op);
-        if (!o.response || (!values_.cannot_fit(model, op) &&
+        if (!o.response || (!values_.cannot_fit(model, op) && !sequences_.cannot_fit(model, op) &&
                             !spec_.postcondition(model, o.command, *o.response))) {
           M next = spec_.next_model(model, o.command);
           const bool unchanged = read_only(o) && next == model;
           place(op);
-          if (prune_values_ && values_.dooms(model, next, op)) {
+          if (prune_values_ && (values_.dooms(model, next, op) || sequences_.dooms(next, op))) {
             ++doomed_;
             unplace(op);
             entry = next_[entry];
@@ -128,6 +134,7 @@ class PartSearch {
     auto it = std::lower_bound(ops_.begin(), ops_.end(), index);
     if (it != ops_.end() && *it == index) {
       values_.spare(static_cast<std::uint32_t>(it - ops_.begin()));
+      sequences_.spare(static_cast<std::uint32_t>(it - ops_.begin()));
     }
   }
 
@@ -288,6 +295,7 @@ class PartSearch {
   }
   void place(std::uint32_t op) {
     values_.place(op);
+    sequences_.place(op);
     const std::uint32_t p = pending_index_[op];
     if (p != kNoIndex) {
       pending_bits_[p >> 6U] ^= std::uint64_t{1} << (p & 63U);
@@ -299,6 +307,7 @@ class PartSearch {
   }
   void unplace(std::uint32_t op) {
     values_.unplace(op);
+    sequences_.unplace(op);
     const std::uint32_t p = pending_index_[op];
     if (p != kNoIndex) {
       pending_bits_[p >> 6U] ^= std::uint64_t{1} << (p & 63U);
@@ -371,6 +380,7 @@ class PartSearch {
   std::vector<std::size_t> ops_;
   std::size_t n_;
   ValueTracker<S, M, C, R> values_;
+  SequenceTracker<S, M, C, R> sequences_;
   std::uint64_t doomed_ = 0;
   bool prune_values_ = true;
   std::uint32_t target_ = 0xffffffffU;  // see stop_at
