@@ -10,7 +10,10 @@
 //     to.
 //   * kv — string values per key; a key never written reads as "". `get`
 //     returns the value, `put v` sets it, `append v` adds to its end.
-//     Partitioned by key, so each key is checked on its own.
+//     Partitioned by key, so each key is checked on its own, and declares
+//     its value as a sequence (gets read it whole, puts set it, appends
+//     extend it), so a get's value rules out every order of the appends
+//     but the one it spells (history.hpp, "Sequence values").
 //   * queue — a FIFO queue of integers, initially empty. `enqueue v` adds v
 //     at the back; `dequeue` removes and returns the front, or null when the
 //     queue is empty.
