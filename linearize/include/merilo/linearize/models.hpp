@@ -65,6 +65,9 @@ struct RegisterCmd {
   static RegisterCmd cas(std::int64_t expected, std::int64_t swap, std::string key = {}) {
     return {Kind::cas, expected, swap, std::move(key)};
   }
+  /// The same call (the search treats equal calls that never returned as
+  /// interchangeable).
+  friend bool operator==(const RegisterCmd&, const RegisterCmd&) = default;
 };
 
 /// A register response: whether it failed (a cas that did not swap) and,
@@ -140,6 +143,8 @@ struct KvCmd {
   Kind kind = Kind::get;
   std::string key;
   std::string value;  ///< put/append: the argument.
+  /// The same call.
+  friend bool operator==(const KvCmd&, const KvCmd&) = default;
 };
 
 /// A kv response: for a get, the value read.
@@ -202,6 +207,8 @@ struct QueueCmd {
   Kind kind = Kind::dequeue;
   std::int64_t value = 0;  ///< enqueue: the value.
   std::string key;         ///< Independent queues per key ("" = the one queue).
+  /// The same call.
+  friend bool operator==(const QueueCmd&, const QueueCmd&) = default;
 };
 
 /// A queue response: for a dequeue, the value (none when it found the queue

@@ -62,6 +62,7 @@ class PartSearch {
         sequences_(spec, all, ops_) {
     build_events();
     build_chains();
+    link_twins();
     cache_.emplace(chains_, pending_words(), cache_bytes);
   }
 
@@ -77,6 +78,10 @@ class PartSearch {
     while (next_[head()] != head()) {
       const std::uint32_t op = entry >> 1U;
       if ((entry & 1U) == 0) {  // a call: try to place its operation here
+        if (twin_before_[op] != kNoIndex && !placed_pending(twin_before_[op])) {
+          entry = next_[entry];  // its earlier twin goes first
+          continue;
+        }
         if (!allowance.spend()) return Outcome::stopped;
         const Operation<C, R>& o = operation(op);
         if (!o.response || (!values_.cannot_fit(model, op) && !sequences_.cannot_fit(model, op) &&
@@ -289,6 +294,42 @@ class PartSearch {
     }
   }
   std::size_t pending_words() const { return (std::size_t{pending_count_} + 63) / 64; }
+  bool placed_pending(std::uint32_t op) const {
+    const std::uint32_t p = pending_index_[op];
+    return ((pending_bits_[p >> 6U] >> (p & 63U)) & 1U) != 0;
+  }
+
+  // Twins: operations that never returned, with equal commands. Any order
+  // placing some of them stays valid with the earliest invoked ones in the
+  // earliest places (each place is after the invoke of whichever op was
+  // there, and k places after k invokes are after the k-th earliest), and
+  // they change the model alike, so the search places a twin only after
+  // the one invoked just before it: the placed twins are always the first
+  // ones, and k placed twins are one state instead of one per k-subset.
+  // Classes are found by comparing with one member of each (commands need
+  // not be hashable or ordered); past kMaxTwinClasses classes, the rest
+  // are left unlinked, which is always sound.
+  void link_twins() {
+    twin_before_.assign(n_, kNoIndex);
+    if constexpr (std::equality_comparable<C>) {
+      std::vector<std::uint32_t> latest;  // per class: its member invoked last so far
+      for (const std::uint32_t e : sorted_events_) {
+        if ((e & 1U) != 0 || pending_index_[e >> 1U] == kNoIndex) continue;
+        const std::uint32_t op = e >> 1U;
+        bool linked = false;
+        for (std::uint32_t& last : latest) {
+          if (operation(last).command == operation(op).command) {
+            twin_before_[op] = last;
+            last = op;
+            linked = true;
+            break;
+          }
+        }
+        if (!linked && latest.size() < kMaxTwinClasses) latest.push_back(op);
+      }
+    }
+  }
+  static constexpr std::size_t kMaxTwinClasses = 256;
 
   static std::uint64_t chain_key(std::uint32_t chain, std::uint32_t position) {
     return mix64((std::uint64_t{chain} << 32U) | position);
@@ -390,6 +431,7 @@ class PartSearch {
   std::vector<std::uint32_t> order_of_event_;
   std::vector<std::uint32_t> chain_of_;
   std::vector<std::uint32_t> pending_index_;
+  std::vector<std::uint32_t> twin_before_;  // per op: the twin invoked just before it, or kNoIndex
   std::uint32_t chains_ = 0;
   std::uint32_t pending_count_ = 0;
   std::uint32_t root_entry_ = 0;
