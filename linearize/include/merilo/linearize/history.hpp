@@ -56,6 +56,12 @@
 //     strings a read value names which appends precede it, in order, so
 //     an append placed out of that order is refused at once. KvSpec
 //     declares all four.
+//   * Pending twins. When the command type has `==`, operations without a
+//     response and with equal commands are interchangeable, so they are
+//     placed only in invoke order: k of them placed is one state, not one
+//     per k-subset (histories with many timeouts of a few distinct calls).
+//     `==` must mean "the same call": next_model treats equal commands
+//     alike.
 //   * A cache of the (set of placed operations, model) states already
 //     visited, hashed with XXH3 and compared exactly on a hash match, so
 //     no state is explored twice. The set is stored as one position per
