@@ -192,7 +192,7 @@ class PartsCheck {
     explain_with(walk, false);
   }
 
-  // After the search refuted part `p` with the lost-value rule, which cuts
+  // After the search refuted part `p` with the lost-value or sequence rule, which cuts
   // orders short: searches it again without that rule, for the deepest
   // dead end over every order, the longest valid order. That search can
   // be far costlier than the one that decided, so it gets at most

@@ -124,11 +124,12 @@ class PartSearch {
     return Outcome::linearizable;
   }
 
-  /// Turns off the lost-value rule (ValueTracker::dooms). It only refuses
-  /// placements that cannot lead to a linearization, so the verdict stays
-  /// the same; but it cuts orders short, so the deepest dead end it records
-  /// may be far shallower than the longest valid order. The search that
-  /// explains a failure runs without it to find the longest.
+  /// Turns off the lost-value rule (ValueTracker::dooms) and the sequence
+  /// rule (SequenceTracker::dooms). They only refuse placements that cannot
+  /// lead to a linearization, so the verdict stays the same; but they cut
+  /// orders short, so the deepest dead end recorded may be far shallower
+  /// than the longest valid order. The search that explains a failure runs
+  /// without them to find the longest.
   void without_value_pruning() { prune_values_ = false; }
 
   /// Keeps the lost-value rule but never for the value operation `index`
