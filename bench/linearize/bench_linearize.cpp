@@ -161,41 +161,56 @@ void run_check(std::size_t calls, bool stale) {
 
 }  // namespace
 
-int main() {
-  std::printf(
-      "# check_history on simulated registers (2 infos per 1000 ops, seed 7, budget 20M steps)\n");
-  std::printf("%9s %5s %5s %5s  %-17s %11s %9s %8s %12s\n", "ops", "procs", "keys", "stale",
-              "verdict", "steps", "states", "seconds", "ops/s");
-  const std::vector<Row> rows = {
-      {1, 1'000, 1},         {1, 10'000, 1},         {1, 100'000, 1},       {10, 1'000, 1},
-      {10, 10'000, 1},       {10, 100'000, 1},       {50, 1'000, 1},        {50, 10'000, 1},
-      {50, 100'000, 1},      {10, 1'000, 1, true},   {10, 10'000, 1, true}, {50, 1'000, 1, true},
-      {50, 10'000, 1, true}, {50, 100'000, 1, true}, {50, 1'000, 100},      {50, 10'000, 100},
-      {50, 100'000, 100},
-  };
-  for (const Row& row : rows) run(row);
-
-  std::printf(
-      "\n# Jepsen shapes: kv = 50 clients, 2300 get/put/append of unique strings on 10 keys;\n"
-      "# etcd = one register, read/write/cas of 0-4, 5 live clients, 3000 calls, 1 in 10 timing\n"
-      "# out (a fresh process each time). Default budget, 60 s timeout.\n");
-  std::printf("%-5s %4s %5s %6s  %-17s %11s %9s %8s %12s\n", "shape", "seed", "stale", "ops",
-              "verdict", "steps", "states", "seconds", "steps/s");
-  namespace js = merilo::jepsen_sim;
-  for (const bool stale : {false, true}) {
-    run_jepsen<KvSpec, KvModel>("kv", 1, stale, kv_ops(js::simulate_kv(50, 2300, 10, 1, stale)));
+int main(int argc, char** argv) {
+  // An argument picks one table: "register", "jepsen" or "check"; none runs all.
+  const std::string only = argc > 1 ? argv[1] : "";
+  if (only != "" && only != "register" && only != "jepsen" && only != "check") {
+    std::fprintf(stderr, "usage: bench_linearize [register|jepsen|check]\n");
+    return 2;
   }
-  for (const std::uint64_t seed : {1U, 2U, 3U}) {
-    run_jepsen<RegisterSpec, RegisterModel>("etcd", seed, false,
-                                            register_ops(js::simulate_etcd(5, 3000, seed)));
+  if (only.empty() || only == "register") {
+    std::printf(
+        "# check_history on simulated registers (2 infos per 1000 ops, seed 7, budget 20M "
+        "steps)\n");
+    std::printf("%9s %5s %5s %5s  %-17s %11s %9s %8s %12s\n", "ops", "procs", "keys", "stale",
+                "verdict", "steps", "states", "seconds", "ops/s");
+    const std::vector<Row> rows = {
+        {1, 1'000, 1},         {1, 10'000, 1},         {1, 100'000, 1},       {10, 1'000, 1},
+        {10, 10'000, 1},       {10, 100'000, 1},       {50, 1'000, 1},        {50, 10'000, 1},
+        {50, 100'000, 1},      {10, 1'000, 1, true},   {10, 10'000, 1, true}, {50, 1'000, 1, true},
+        {50, 10'000, 1, true}, {50, 100'000, 1, true}, {50, 1'000, 100},      {50, 10'000, 100},
+        {50, 100'000, 100},
+    };
+    for (const Row& row : rows) run(row);
   }
-
-  std::printf("\n# check() on 4 threads taking turns (write v, read v, ...), budget 10 per call\n");
-  std::printf("%9s %5s  %-17s %11s %8s %12s\n", "calls", "stale", "verdict", "evaluations",
-              "seconds", "evals/s");
-  for (const std::size_t calls : {40'000U, 80'000U, 160'000U}) {
-    run_check(calls, false);
-    run_check(calls, true);
+  if (only.empty() || only == "jepsen") {
+    std::printf(
+        "\n# Jepsen shapes: kv = 50 clients, 2300 get/put/append of unique strings on 10 keys;\n"
+        "# etcd = one register, read/write/cas of 0-4, 5 live clients, 3000 calls, 1 in 10 timing\n"
+        "# out (a fresh process each time). Default budget, 60 s timeout.\n");
+    std::printf("%-5s %4s %5s %6s  %-17s %11s %9s %8s %12s\n", "shape", "seed", "stale", "ops",
+                "verdict", "steps", "states", "seconds", "steps/s");
+    namespace js = merilo::jepsen_sim;
+    for (const std::uint64_t seed : {1U, 2U, 3U}) {
+      for (const bool stale : {false, true}) {
+        run_jepsen<KvSpec, KvModel>("kv", seed, stale,
+                                    kv_ops(js::simulate_kv(50, 2300, 10, seed, stale)));
+      }
+    }
+    for (const std::uint64_t seed : {1U, 2U, 3U}) {
+      run_jepsen<RegisterSpec, RegisterModel>("etcd", seed, false,
+                                              register_ops(js::simulate_etcd(5, 3000, seed)));
+    }
+  }
+  if (only.empty() || only == "check") {
+    std::printf(
+        "\n# check() on 4 threads taking turns (write v, read v, ...), budget 10 per call\n");
+    std::printf("%9s %5s  %-17s %11s %8s %12s\n", "calls", "stale", "verdict", "evaluations",
+                "seconds", "evals/s");
+    for (const std::size_t calls : {40'000U, 80'000U, 160'000U}) {
+      run_check(calls, false);
+      run_check(calls, true);
+    }
   }
   return 0;
 }

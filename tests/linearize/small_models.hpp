@@ -22,6 +22,7 @@ struct Cmd {
                           // set: 0 contains a, 1 add a, 2 remove a
   int a = 0;
   int b = 0;
+  friend bool operator==(const Cmd&, const Cmd&) = default;  // lets the search pair twins
 };
 using Resp = int;  // a read/dequeue/contains result; cas/add/remove: 1 done, 0 not
 using SmallCall = Call<Cmd, Resp>;

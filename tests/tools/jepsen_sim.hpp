@@ -72,7 +72,7 @@ inline std::string to_jsonl(const std::vector<Call>& calls) {
   std::vector<Line> lines;
   for (const Call& c : calls) {
     const std::string head = "{\"process\": " + std::to_string(c.process) + ", \"f\": \"" + c.f +
-                             "\", \"key\": " + quoted(c.key);
+                             "\", \"key\": " + jepsen_sim::quoted(c.key);
     lines.push_back({c.invoked, 0,
                      head + ", \"type\": \"invoke\", \"value\": " + c.argument +
                          ", \"time\": " + std::to_string(c.invoked) + "}"});
@@ -106,7 +106,7 @@ inline std::vector<Call> simulate_kv(std::size_t clients, std::size_t operations
     const std::int64_t roll = rng.below(10);
     call.f = roll < 5 ? "get" : roll < 9 ? "append" : "put";
     if (call.f != "get") {
-      call.argument = quoted("x " + std::to_string(c) + " " + std::to_string(i) + " y");
+      call.argument = jepsen_sim::quoted("x " + std::to_string(c) + " " + std::to_string(i) + " y");
     }
     call.invoked = free_at[c] + 1 + rng.below(20);
     const std::int64_t duration = (rng.below(50) == 0 ? 100 : 1) * (1 + rng.below(100));
@@ -135,7 +135,7 @@ inline std::vector<Call> simulate_kv(std::size_t clients, std::size_t operations
     before[i] = v;
     const std::string arg =
         call.argument.size() >= 2 ? call.argument.substr(1, call.argument.size() - 2) : "";
-    if (call.f == "get") call.result = quoted(v);
+    if (call.f == "get") call.result = jepsen_sim::quoted(v);
     if (call.f == "put") v = arg;
     if (call.f == "append") v += arg;
   }
@@ -152,8 +152,8 @@ inline std::vector<Call> simulate_kv(std::size_t clients, std::size_t operations
           last = j;
         }
       }
-      if (!last || quoted(before[*last]) == calls[i].result) continue;
-      calls[i].result = quoted(before[*last]);
+      if (!last || jepsen_sim::quoted(before[*last]) == calls[i].result) continue;
+      calls[i].result = jepsen_sim::quoted(before[*last]);
       break;
     }
   }

@@ -38,6 +38,30 @@
 //     (true: the value after the call is always what it writes), a read
 //     whose every writer was overwritten, in real time, before the read
 //     began is found before any search. RegisterSpec declares all four.
+//   * Sequence values. When the model's value is a sequence (a string, a
+//     list) that calls read whole, replace, or extend at its end, and the
+//     spec says so,
+//       T sequence_of(const M& model) const;
+//       std::optional<T> reads_sequence(const C& cmd, const std::optional<R>& response) const;
+//       std::optional<T> sets_sequence(const C& cmd, const std::optional<R>& response) const;
+//       std::optional<T> extends_sequence(const C& cmd, const std::optional<R>& response) const;
+//     (a completed call fits only when the value is exactly what it
+//     reads; after a call the value is what it sets, or the one before
+//     followed by what it extends by, or else the one before; T is a
+//     totally ordered random-access range, a view into the command or
+//     response given is fine), a placement after which some completed
+//     read still to place can never see its value is refused: the value
+//     must still be reachable, i.e. the current one is a prefix of it or
+//     a setter still to place sets a prefix of it. With unique appended
+//     strings a read value names which appends precede it, in order, so
+//     an append placed out of that order is refused at once. KvSpec
+//     declares all four.
+//   * Pending twins. When the command type has `==`, operations without a
+//     response and with equal commands are interchangeable, so they are
+//     placed only in invoke order: k of them placed is one state, not one
+//     per k-subset (histories with many timeouts of a few distinct calls).
+//     `==` must mean "the same call": next_model treats equal commands
+//     alike.
 //   * A cache of the (set of placed operations, model) states already
 //     visited, hashed with XXH3 and compared exactly on a hash match, so
 //     no state is explored twice. The set is stored as one position per

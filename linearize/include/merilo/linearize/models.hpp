@@ -10,7 +10,10 @@
 //     to.
 //   * kv — string values per key; a key never written reads as "". `get`
 //     returns the value, `put v` sets it, `append v` adds to its end.
-//     Partitioned by key, so each key is checked on its own.
+//     Partitioned by key, so each key is checked on its own, and declares
+//     its value as a sequence (gets read it whole, puts set it, appends
+//     extend it), so a get's value rules out every order of the appends
+//     but the one it spells (history.hpp, "Sequence values").
 //   * queue — a FIFO queue of integers, initially empty. `enqueue v` adds v
 //     at the back; `dequeue` removes and returns the front, or null when the
 //     queue is empty.
@@ -33,12 +36,13 @@
 #ifndef MERILO_LINEARIZE_MODELS_HPP
 #define MERILO_LINEARIZE_MODELS_HPP
 
-#include <cstddef>   // std::size_t
-#include <cstdint>   // std::int64_t
-#include <deque>     // QueueModel
-#include <optional>  // values that may be null
-#include <string>    // kv values, keys, violations
-#include <utility>   // std::move
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::int64_t
+#include <deque>        // QueueModel
+#include <optional>     // values that may be null
+#include <string>       // kv values, keys, violations
+#include <string_view>  // kv values as sequences
+#include <utility>      // std::move
 
 #include <merilo/linearize/model.hpp>
 
@@ -61,6 +65,9 @@ struct RegisterCmd {
   static RegisterCmd cas(std::int64_t expected, std::int64_t swap, std::string key = {}) {
     return {Kind::cas, expected, swap, std::move(key)};
   }
+  /// The same call (the search treats equal calls that never returned as
+  /// interchangeable).
+  friend bool operator==(const RegisterCmd&, const RegisterCmd&) = default;
 };
 
 /// A register response: whether it failed (a cas that did not swap) and,
@@ -136,6 +143,8 @@ struct KvCmd {
   Kind kind = Kind::get;
   std::string key;
   std::string value;  ///< put/append: the argument.
+  /// The same call.
+  friend bool operator==(const KvCmd&, const KvCmd&) = default;
 };
 
 /// A kv response: for a get, the value read.
@@ -165,6 +174,29 @@ struct KvSpec {
   [[nodiscard]] bool read_only(const KvCmd& c, const std::optional<KvResponse>&) const {
     return c.kind == KvCmd::Kind::get;
   }
+  /// The key's value as a sequence (of chars): what gets read whole, puts
+  /// set and appends extend. The views below point into the command or
+  /// response given, which outlive the check.
+  [[nodiscard]] std::string_view sequence_of(const KvModel& m) const { return m.value; }
+  /// A completed get fits only when the key holds exactly what it read.
+  [[nodiscard]] std::optional<std::string_view> reads_sequence(
+      const KvCmd& c, const std::optional<KvResponse>& r) const {
+    if (c.kind != KvCmd::Kind::get || !r || r->failed) return std::nullopt;
+    return std::string_view(r->value);
+  }
+  /// A put leaves exactly its argument (failed or not: `next_model` applies
+  /// it either way, as the call may have taken effect).
+  [[nodiscard]] std::optional<std::string_view> sets_sequence(
+      const KvCmd& c, const std::optional<KvResponse>&) const {
+    if (c.kind != KvCmd::Kind::put) return std::nullopt;
+    return std::string_view(c.value);
+  }
+  /// An append adds its argument at the end.
+  [[nodiscard]] std::optional<std::string_view> extends_sequence(
+      const KvCmd& c, const std::optional<KvResponse>&) const {
+    if (c.kind != KvCmd::Kind::append) return std::nullopt;
+    return std::string_view(c.value);
+  }
 };
 
 // --- queue -------------------------------------------------------------------
@@ -175,6 +207,8 @@ struct QueueCmd {
   Kind kind = Kind::dequeue;
   std::int64_t value = 0;  ///< enqueue: the value.
   std::string key;         ///< Independent queues per key ("" = the one queue).
+  /// The same call.
+  friend bool operator==(const QueueCmd&, const QueueCmd&) = default;
 };
 
 /// A queue response: for a dequeue, the value (none when it found the queue

@@ -95,8 +95,9 @@ class PartsCheck {
         continue;
       }
       result_.explanation = search.explain(initial_, false);
-      result_.explanation.longest = !DeclaresValues<S, M, C, R>;
-      if constexpr (DeclaresValues<S, M, C, R>) explain_lost_value(p);
+      constexpr bool kPrunes = DeclaresValues<S, M, C, R> || DeclaresSequence<S, M, C, R>;
+      result_.explanation.longest = !kPrunes;
+      if constexpr (kPrunes) explain_lost_value(p);
       return finish_not_linearizable(p);
     }
     result_.evaluations = allowance_.evaluations;
@@ -192,7 +193,7 @@ class PartsCheck {
     explain_with(walk, false);
   }
 
-  // After the search refuted part `p` with the lost-value rule, which cuts
+  // After the search refuted part `p` with the lost-value or sequence rule, which cuts
   // orders short: searches it again without that rule, for the deepest
   // dead end over every order, the longest valid order. That search can
   // be far costlier than the one that decided, so it gets at most

@@ -14,6 +14,7 @@
 
 #include <merilo/linearize/detail/allowance.hpp>
 #include <merilo/linearize/detail/hash.hpp>
+#include <merilo/linearize/detail/sequence_tracker.hpp>
 #include <merilo/linearize/detail/state_cache.hpp>
 #include <merilo/linearize/detail/value_tracker.hpp>
 #include <merilo/linearize/history.hpp>
@@ -53,9 +54,15 @@ class PartSearch {
 
   PartSearch(const S& spec, std::span<const Operation<C, R>> all, std::vector<std::size_t> ops,
              std::size_t cache_bytes)
-      : spec_(spec), all_(all), ops_(std::move(ops)), n_(ops_.size()), values_(spec, all, ops_) {
+      : spec_(spec),
+        all_(all),
+        ops_(std::move(ops)),
+        n_(ops_.size()),
+        values_(spec, all, ops_),
+        sequences_(spec, all, ops_) {
     build_events();
     build_chains();
+    link_twins();
     cache_.emplace(chains_, pending_words(), cache_bytes);
   }
 
@@ -71,14 +78,18 @@ class PartSearch {
     while (next_[head()] != head()) {
       const std::uint32_t op = entry >> 1U;
       if ((entry & 1U) == 0) {  // a call: try to place its operation here
+        if (twin_before_[op] != kNoIndex && !placed_pending(twin_before_[op])) {
+          entry = next_[entry];  // its earlier twin goes first
+          continue;
+        }
         if (!allowance.spend()) return Outcome::stopped;
         const Operation<C, R>& o = operation(op);
-        if (!o.response || (!values_.cannot_fit(model, op) &&
+        if (!o.response || (!values_.cannot_fit(model, op) && !sequences_.cannot_fit(model, op) &&
                             !spec_.postcondition(model, o.command, *o.response))) {
           M next = spec_.next_model(model, o.command);
           const bool unchanged = read_only(o) && next == model;
           place(op);
-          if (prune_values_ && values_.dooms(model, next, op)) {
+          if (prune_values_ && (values_.dooms(model, next, op) || sequences_.dooms(next, op))) {
             ++doomed_;
             unplace(op);
             entry = next_[entry];
@@ -113,11 +124,12 @@ class PartSearch {
     return Outcome::linearizable;
   }
 
-  /// Turns off the lost-value rule (ValueTracker::dooms). It only refuses
-  /// placements that cannot lead to a linearization, so the verdict stays
-  /// the same; but it cuts orders short, so the deepest dead end it records
-  /// may be far shallower than the longest valid order. The search that
-  /// explains a failure runs without it to find the longest.
+  /// Turns off the lost-value rule (ValueTracker::dooms) and the sequence
+  /// rule (SequenceTracker::dooms). They only refuse placements that cannot
+  /// lead to a linearization, so the verdict stays the same; but they cut
+  /// orders short, so the deepest dead end recorded may be far shallower
+  /// than the longest valid order. The search that explains a failure runs
+  /// without them to find the longest.
   void without_value_pruning() { prune_values_ = false; }
 
   /// Keeps the lost-value rule but never for the value operation `index`
@@ -128,6 +140,7 @@ class PartSearch {
     auto it = std::lower_bound(ops_.begin(), ops_.end(), index);
     if (it != ops_.end() && *it == index) {
       values_.spare(static_cast<std::uint32_t>(it - ops_.begin()));
+      sequences_.spare(static_cast<std::uint32_t>(it - ops_.begin()));
     }
   }
 
@@ -282,12 +295,49 @@ class PartSearch {
     }
   }
   std::size_t pending_words() const { return (std::size_t{pending_count_} + 63) / 64; }
+  bool placed_pending(std::uint32_t op) const {
+    const std::uint32_t p = pending_index_[op];
+    return ((pending_bits_[p >> 6U] >> (p & 63U)) & 1U) != 0;
+  }
+
+  // Twins: operations that never returned, with equal commands. Any order
+  // placing some of them stays valid with the earliest invoked ones in the
+  // earliest places (each place is after the invoke of whichever op was
+  // there, and k places after k invokes are after the k-th earliest), and
+  // they change the model alike, so the search places a twin only after
+  // the one invoked just before it: the placed twins are always the first
+  // ones, and k placed twins are one state instead of one per k-subset.
+  // Classes are found by comparing with one member of each (commands need
+  // not be hashable or ordered); past kMaxTwinClasses classes, the rest
+  // are left unlinked, which is always sound.
+  void link_twins() {
+    twin_before_.assign(n_, kNoIndex);
+    if constexpr (std::equality_comparable<C>) {
+      std::vector<std::uint32_t> latest;  // per class: its member invoked last so far
+      for (const std::uint32_t e : sorted_events_) {
+        if ((e & 1U) != 0 || pending_index_[e >> 1U] == kNoIndex) continue;
+        const std::uint32_t op = e >> 1U;
+        bool linked = false;
+        for (std::uint32_t& last : latest) {
+          if (operation(last).command == operation(op).command) {
+            twin_before_[op] = last;
+            last = op;
+            linked = true;
+            break;
+          }
+        }
+        if (!linked && latest.size() < kMaxTwinClasses) latest.push_back(op);
+      }
+    }
+  }
+  static constexpr std::size_t kMaxTwinClasses = 256;
 
   static std::uint64_t chain_key(std::uint32_t chain, std::uint32_t position) {
     return mix64((std::uint64_t{chain} << 32U) | position);
   }
   void place(std::uint32_t op) {
     values_.place(op);
+    sequences_.place(op);
     const std::uint32_t p = pending_index_[op];
     if (p != kNoIndex) {
       pending_bits_[p >> 6U] ^= std::uint64_t{1} << (p & 63U);
@@ -299,6 +349,7 @@ class PartSearch {
   }
   void unplace(std::uint32_t op) {
     values_.unplace(op);
+    sequences_.unplace(op);
     const std::uint32_t p = pending_index_[op];
     if (p != kNoIndex) {
       pending_bits_[p >> 6U] ^= std::uint64_t{1} << (p & 63U);
@@ -371,6 +422,7 @@ class PartSearch {
   std::vector<std::size_t> ops_;
   std::size_t n_;
   ValueTracker<S, M, C, R> values_;
+  SequenceTracker<S, M, C, R> sequences_;
   std::uint64_t doomed_ = 0;
   bool prune_values_ = true;
   std::uint32_t target_ = 0xffffffffU;  // see stop_at
@@ -380,6 +432,7 @@ class PartSearch {
   std::vector<std::uint32_t> order_of_event_;
   std::vector<std::uint32_t> chain_of_;
   std::vector<std::uint32_t> pending_index_;
+  std::vector<std::uint32_t> twin_before_;  // per op: the twin invoked just before it, or kNoIndex
   std::uint32_t chains_ = 0;
   std::uint32_t pending_count_ = 0;
   std::uint32_t root_entry_ = 0;
