@@ -100,7 +100,7 @@ Inputs make_inputs(std::uint64_t seed, std::size_t count) {
   };
   Inputs inputs(count);
   for (auto& in : inputs) {
-    in.resize(1 + next() % 80);
+    in.resize(static_cast<std::size_t>(1 + next() % 80));
     for (auto& b : in) b = static_cast<std::uint8_t>(next() % 0x90);
   }
   return inputs;

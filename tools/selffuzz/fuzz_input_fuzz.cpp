@@ -107,7 +107,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     bool member = false;
     for (const Kind c : candidates) member = member || c == picked;
     if (!member) fail("choose() picked a kind that is not a candidate", kinds, size);
-    if (v < kinds && !d.masked[v] && picked != v) {
+    if (v < kinds && !d.masked[static_cast<std::size_t>(v)] && picked != v) {
       fail("choose() did not take a choice naming a candidate as it is", kinds, size);
     }
     trace.push_back(static_cast<Kind>(v % kinds));
