@@ -324,14 +324,15 @@ template <class T>
   return Tree<T>{std::move(value)};
 }
 
-/// `f` applied to every node of `tree`.
+/// `f` applied to every node of `tree` (taken by value: pass an rvalue to
+/// move it in).
 template <class T, class F>
-[[nodiscard]] auto map_tree(const Tree<T>& tree, F f) -> Tree<decltype(f(tree.value()))>;
+[[nodiscard]] auto map_tree(Tree<T> tree, F f) -> Tree<decltype(f(tree.value()))>;
 
 /// The nodes of `tree` whose value satisfies `pred`: the root is kept as it
 /// is, and a child that fails `pred` is skipped together with its subtree.
 template <class T, class P>
-[[nodiscard]] Tree<T> filter_tree(const Tree<T>& tree, P pred);
+[[nodiscard]] Tree<T> filter_tree(Tree<T> tree, P pred);
 
 /// A list of trees as one tree: first chunk deletions (all n elements, then
 /// n/2, n/4, ..., 1 at every offset, never below `min_size` elements), then
