@@ -37,6 +37,7 @@
 #include <cstdint>      // std::uint64_t
 #include <functional>   // std::function: type-erased lazy parts
 #include <memory>       // std::shared_ptr: shared lazy parts, a generator's error text
+#include <new>          // placement new: small callables kept inline
 #include <optional>     // a generator may give up (filter)
 #include <string>       // Gen::invalid
 #include <string_view>  // Gen::error
@@ -140,10 +141,13 @@ namespace detail {
 template <class Sig>
 class SharedFn;
 
-/// A const callable `R(A...)` behind one shared allocation: the callable
-/// lives in the same block as the reference count, where a
-/// `std::shared_ptr<const std::function>` needs a second allocation for any
-/// capture larger than `std::function`'s small buffer. Copies share it.
+/// A const callable `R(A...)`, cheap to copy. A small trivially copyable
+/// callable (an integer tree's bounds, a generator's range) is kept inline
+/// and copied as bytes, with no allocation and no reference count. Any
+/// other lives behind one shared allocation, in the same block as the
+/// reference count, where a `std::shared_ptr<const std::function>` needs a
+/// second allocation for a capture larger than `std::function`'s small
+/// buffer. Copies share it.
 template <class R, class... A>
 class SharedFn<R(A...)> {
  public:
@@ -153,17 +157,30 @@ class SharedFn<R(A...)> {
   template <class F>
   [[nodiscard]] static SharedFn make(F f) {
     SharedFn out;
-    out.impl_ = std::make_shared<const Impl<F>>(std::move(f));
+    if constexpr (std::is_trivially_copyable_v<F> && sizeof(F) <= kInline &&
+                  alignof(F) <= alignof(std::uint64_t)) {
+      ::new (static_cast<void*>(out.inline_)) F(std::move(f));
+      out.call_inline_ = [](const void* p, A... args) -> R {
+        return (*static_cast<const F*>(p))(std::forward<A>(args)...);
+      };
+    } else {
+      out.impl_ = std::make_shared<const Impl<F>>(std::move(f));
+    }
     return out;
   }
 
   /// Whether a callable is held.
-  explicit operator bool() const noexcept { return impl_ != nullptr; }
+  explicit operator bool() const noexcept { return call_inline_ != nullptr || impl_ != nullptr; }
 
   /// Calls the held callable (which must exist).
-  R operator()(A... args) const { return impl_->call(std::forward<A>(args)...); }
+  R operator()(A... args) const {
+    if (call_inline_ != nullptr) return call_inline_(inline_, std::forward<A>(args)...);
+    return impl_->call(std::forward<A>(args)...);
+  }
 
  private:
+  static constexpr std::size_t kInline = 16;
+
   struct Base {
     Base() = default;
     Base(const Base&) = delete;
@@ -178,6 +195,8 @@ class SharedFn<R(A...)> {
     F f;
   };
 
+  alignas(std::uint64_t) unsigned char inline_[kInline] = {};
+  R (*call_inline_)(const void*, A...) = nullptr;
   std::shared_ptr<const Base> impl_;
 };
 

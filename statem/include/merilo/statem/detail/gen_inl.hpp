@@ -403,7 +403,7 @@ Gen<T> construct(G... gens) {
   std::string error;
   ((error.empty() && !gens.error().empty() ? (void)(error = gens.error()) : (void)0), ...);
   if (!error.empty()) return Gen<T>::invalid(std::move(error));
-  return Gen<T>{[gens...](Rng& rng) -> std::optional<Tree<T>> {
+  return Gen<T>{[... gens = std::move(gens)](Rng& rng) -> std::optional<Tree<T>> {
     auto trees = detail::draw_fields(rng, gens...);
     if (!trees) return std::nullopt;
     return map_tree(detail::tuple_tree(std::move(*trees)), [](const auto& fields) {
