@@ -27,8 +27,8 @@
 // the caller chose, and the same seed always gives the same draws on every
 // platform (only 64-bit integer arithmetic is involved). Trees and
 // generators are immutable values, cheap to copy (they share their lazy
-// parts) and safe to read from several threads; an `Rng` and a `Seq` are
-// mutable and belong to one thread.
+// parts, or copy them as bytes when small) and safe to read from several
+// threads; an `Rng` and a `Seq` are mutable and belong to one thread.
 #ifndef MERILO_STATEM_GEN_HPP
 #define MERILO_STATEM_GEN_HPP
 
