@@ -389,3 +389,49 @@ TEST(EditLabels, EqualValuesOfferEqualLabelsThroughEveryCombinator) {
   EXPECT_EQ(std::vector<std::uint64_t>(ol.begin() + 1, ol.end()),
             labels(st::integer_tree(ot->value(), 0)));
 }
+
+// Trees and generators built from a lambda (kept inline when small and
+// trivially copyable, else in one shared block) behave exactly as the
+// same ones built from a std::function, and copies outlive the original.
+TEST(Callables, ALambdaAndAStdFunctionBuildTheSameTreeAndGenerator) {
+  const auto small = [] { return st::integer_tree(6, 0).children(); };  // inline
+  const std::string tag = "a capture too large to keep inline";
+  const auto large = [tag] {  // shared block
+    return st::integer_tree(static_cast<int>(tag.size()), 0).children();
+  };
+  const st::Tree<int>::Children as_function = large;
+  for (const st::Tree<int>& t :
+       {st::Tree<int>{1, small}, st::Tree<int>{1, large}, st::Tree<int>{1, as_function}}) {
+    std::optional<st::Tree<int>> copy;
+    {
+      const st::Tree<int> original = t;  // NOLINT(performance-unnecessary-copy-initialization)
+      copy.emplace(original);
+    }
+    EXPECT_EQ(children_of(*copy), children_of(t));
+  }
+  EXPECT_EQ(children_of(st::Tree<int>{1, small}), (std::vector<int>{0, 3, 5}));
+  EXPECT_EQ(children_of(st::Tree<int>{1, large}), children_of(st::Tree<int>{1, as_function}));
+  // A mutable lambda still works (through the std::function constructor).
+  int calls = 0;
+  st::Tree<int> counted{1, [calls]() mutable {
+                          ++calls;
+                          return st::Seq<st::Tree<int>>{};
+                        }};
+  EXPECT_FALSE(counted.children().next().has_value());
+  EXPECT_FALSE(st::Tree<int>{1}.children().next().has_value());
+
+  const auto draw = [](st::Rng& rng) -> std::optional<st::Tree<int>> {
+    return st::integer_tree(static_cast<int>(rng.below(100)), 0);
+  };
+  const st::Gen<int> from_lambda{draw};
+  const st::Gen<int> from_function{st::Gen<int>::Draw{draw}};
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    st::Rng a{seed};
+    st::Rng b{seed};
+    const auto ta = from_lambda(a);
+    const auto tb = from_function(b);
+    ASSERT_TRUE(ta && tb);
+    EXPECT_EQ(ta->value(), tb->value());
+    EXPECT_EQ(children_of(*ta), children_of(*tb));
+  }
+}

@@ -27,8 +27,8 @@
 // the caller chose, and the same seed always gives the same draws on every
 // platform (only 64-bit integer arithmetic is involved). Trees and
 // generators are immutable values, cheap to copy (they share their lazy
-// parts) and safe to read from several threads; an `Rng` and a `Seq` are
-// mutable and belong to one thread.
+// parts, or copy them as bytes when small) and safe to read from several
+// threads; an `Rng` and a `Seq` are mutable and belong to one thread.
 #ifndef MERILO_STATEM_GEN_HPP
 #define MERILO_STATEM_GEN_HPP
 
@@ -36,10 +36,12 @@
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint64_t
 #include <functional>   // std::function: type-erased lazy parts
-#include <memory>       // std::shared_ptr: a generator's error text
+#include <memory>       // std::shared_ptr: shared lazy parts, a generator's error text
+#include <new>          // placement new: small callables kept inline
 #include <optional>     // a generator may give up (filter)
 #include <string>       // Gen::invalid
 #include <string_view>  // Gen::error
+#include <type_traits>  // the callable constructors' constraints
 #include <utility>      // std::move, std::pair
 #include <vector>       // vector_of, element_of
 
@@ -134,6 +136,72 @@ class Rng {
   return Rng::mix(seed + (run + 1) * Rng::kGamma);
 }
 
+namespace detail {
+
+template <class Sig>
+class SharedFn;
+
+/// A const callable `R(A...)`, cheap to copy. A small trivially copyable
+/// callable (an integer tree's bounds, a generator's range) is kept inline
+/// and copied as bytes, with no allocation and no reference count. Any
+/// other lives behind one shared allocation, in the same block as the
+/// reference count, where a `std::shared_ptr<const std::function>` needs a
+/// second allocation for a capture larger than `std::function`'s small
+/// buffer. Copies share it.
+template <class R, class... A>
+class SharedFn<R(A...)> {
+ public:
+  SharedFn() = default;
+
+  /// Holds `f` (called as a const object).
+  template <class F>
+  [[nodiscard]] static SharedFn make(F f) {
+    SharedFn out;
+    if constexpr (std::is_trivially_copyable_v<F> && sizeof(F) <= kInline &&
+                  alignof(F) <= alignof(std::uint64_t)) {
+      ::new (static_cast<void*>(out.inline_)) F(std::move(f));
+      out.call_inline_ = [](const void* p, A... args) -> R {
+        return (*static_cast<const F*>(p))(std::forward<A>(args)...);
+      };
+    } else {
+      out.impl_ = std::make_shared<const Impl<F>>(std::move(f));
+    }
+    return out;
+  }
+
+  /// Whether a callable is held.
+  explicit operator bool() const noexcept { return call_inline_ != nullptr || impl_ != nullptr; }
+
+  /// Calls the held callable (which must exist).
+  R operator()(A... args) const {
+    if (call_inline_ != nullptr) return call_inline_(inline_, std::forward<A>(args)...);
+    return impl_->call(std::forward<A>(args)...);
+  }
+
+ private:
+  static constexpr std::size_t kInline = 16;
+
+  struct Base {
+    Base() = default;
+    Base(const Base&) = delete;
+    Base& operator=(const Base&) = delete;
+    virtual ~Base() = default;
+    virtual R call(A... args) const = 0;
+  };
+  template <class F>
+  struct Impl final : Base {
+    explicit Impl(F fn) : f(std::move(fn)) {}
+    R call(A... args) const override { return f(std::forward<A>(args)...); }
+    F f;
+  };
+
+  alignas(std::uint64_t) unsigned char inline_[kInline] = {};
+  R (*call_inline_)(const void*, A...) = nullptr;
+  std::shared_ptr<const Base> impl_;
+};
+
+}  // namespace detail
+
 /// A lazy, single-pass sequence: `next()` yields elements until it returns
 /// `std::nullopt`. A default-built `Seq` is empty.
 template <class T>
@@ -178,14 +246,22 @@ class Tree {
   /// A tree with `value` and the given children (none by default).
   explicit Tree(T value, Children children = {})
       : value_(std::move(value)),
-        children_(children ? std::make_shared<const Children>(std::move(children)) : nullptr) {}
+        children_(children ? detail::SharedFn<Seq<Tree>()>::make(std::move(children))
+                           : detail::SharedFn<Seq<Tree>()>{}) {}
+
+  /// A tree with `value` whose children come from calling `children` (a
+  /// const-callable returning `Seq<Tree<T>>`). The same tree as the
+  /// `Children` constructor gives, kept in one allocation instead of two.
+  template <class F>
+  requires(!std::is_same_v<std::remove_cvref_t<F>, Children> &&
+           std::is_invocable_r_v<Seq<Tree<T>>, const F&>) explicit Tree(T value, F children)
+      : value_(std::move(value)),
+        children_(detail::SharedFn<Seq<Tree>()>::make(std::move(children))) {}
 
   /// The value drawn.
   [[nodiscard]] const T& value() const noexcept { return value_; }
   /// Smaller candidates, simplest first, computed lazily.
-  [[nodiscard]] Seq<Tree<T>> children() const {
-    return children_ ? (*children_)() : Seq<Tree<T>>{};
-  }
+  [[nodiscard]] Seq<Tree<T>> children() const { return children_ ? children_() : Seq<Tree<T>>{}; }
   /// The edit label of this tree as a child of its parent (0: none).
   [[nodiscard]] std::uint64_t edit() const noexcept { return edit_; }
   /// This tree with edit label `label`.
@@ -196,7 +272,7 @@ class Tree {
 
  private:
   T value_;
-  std::shared_ptr<const Children> children_;  // shared: copying a tree is cheap
+  detail::SharedFn<Seq<Tree>()> children_;  // shared: copying a tree is cheap
   std::uint64_t edit_ = 0;
 };
 
@@ -215,7 +291,18 @@ class Gen {
   using Draw = std::function<std::optional<Tree<T>>(Rng&)>;
 
   /// A generator from a drawing function (for hand-written generators).
-  explicit Gen(Draw draw) : draw_(draw ? std::make_shared<const Draw>(std::move(draw)) : nullptr) {}
+  explicit Gen(Draw draw)
+      : draw_(draw ? detail::SharedFn<std::optional<Tree<T>>(Rng&)>::make(std::move(draw))
+                   : detail::SharedFn<std::optional<Tree<T>>(Rng&)>{}) {}
+
+  /// A generator from a const-callable drawing function: the same
+  /// generator as the `Draw` constructor gives, kept in one allocation
+  /// instead of two.
+  template <class F>
+  requires(!std::is_same_v<std::remove_cvref_t<F>, Draw> &&
+           !std::is_same_v<std::remove_cvref_t<F>, std::nullptr_t> &&
+           std::is_invocable_r_v<std::optional<Tree<T>>, const F&, Rng&>) explicit Gen(F draw)
+      : draw_(detail::SharedFn<std::optional<Tree<T>>(Rng&)>::make(std::move(draw))) {}
 
   /// The invalid generator whose `error()` is `why`.
   [[nodiscard]] static Gen invalid(std::string why) {
@@ -232,11 +319,11 @@ class Gen {
   /// Draws one tree. The same `Rng` state always gives the same tree.
   std::optional<Tree<T>> operator()(Rng& rng) const {
     if (!draw_) return std::nullopt;
-    return (*draw_)(rng);
+    return draw_(rng);
   }
 
  private:
-  std::shared_ptr<const Draw> draw_;  // shared: copying a generator is cheap
+  detail::SharedFn<std::optional<Tree<T>>(Rng&)> draw_;  // shared: copying is cheap
   std::shared_ptr<const std::string> error_;
 };
 
@@ -256,14 +343,15 @@ template <class T>
   return Tree<T>{std::move(value)};
 }
 
-/// `f` applied to every node of `tree`.
+/// `f` applied to every node of `tree` (taken by value: pass an rvalue to
+/// move it in).
 template <class T, class F>
-[[nodiscard]] auto map_tree(const Tree<T>& tree, F f) -> Tree<decltype(f(tree.value()))>;
+[[nodiscard]] auto map_tree(Tree<T> tree, F f) -> Tree<decltype(f(tree.value()))>;
 
 /// The nodes of `tree` whose value satisfies `pred`: the root is kept as it
 /// is, and a child that fails `pred` is skipped together with its subtree.
 template <class T, class P>
-[[nodiscard]] Tree<T> filter_tree(const Tree<T>& tree, P pred);
+[[nodiscard]] Tree<T> filter_tree(Tree<T> tree, P pred);
 
 /// A list of trees as one tree: first chunk deletions (all n elements, then
 /// n/2, n/4, ..., 1 at every offset, never below `min_size` elements), then

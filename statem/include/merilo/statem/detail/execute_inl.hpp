@@ -52,16 +52,22 @@ struct Grown {
 /// command at a time from `command(model)`, threading the model through
 /// `next_model`. A rejected (or given-up) draw is retried; after
 /// `kMaxConsecutiveRejections` in a row the list ends early.
+///
+/// `g` is cleared first and filled in place, so a check that draws many
+/// runs reuses one buffer for their trees.
 template <class S>
-Grown<command_t<S>> grow(S& spec, std::uint64_t seed, std::size_t run, std::uint64_t size,
-                         std::size_t bound) {
+void grow_into(S& spec, std::uint64_t seed, std::size_t run, std::uint64_t size, std::size_t bound,
+               Grown<command_t<S>>& g) {
   using Cmd = command_t<S>;
-  Grown<Cmd> g;
+  g.trees.clear();
+  g.crash.reset();
+  g.error.clear();
+  g.starved = false;
   Rng rng{run_seed(seed, run), size};
   const std::size_t length =
       1 + static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(bound)));
   std::optional<model_t<S>> model;
-  if (!guarded("initial", g.crash, [&] { model.emplace(spec.initial()); })) return g;
+  if (!guarded("initial", g.crash, [&] { model.emplace(spec.initial()); })) return;
   while (g.trees.size() < length) {
     bool accepted = false;
     for (std::size_t attempt = 0; attempt < kMaxConsecutiveRejections && !accepted; ++attempt) {
@@ -75,11 +81,11 @@ Grown<command_t<S>> grow(S& spec, std::uint64_t seed, std::size_t run, std::uint
             }
             tree = gen(rng);
           })) {
-        return g;
+        return;
       }
       if (!invalid.empty()) {
         g.error = invalid_generator(invalid);
-        return g;
+        return;
       }
       if (!tree) continue;
       Admission admission = Admission::reject;
@@ -88,15 +94,17 @@ Grown<command_t<S>> grow(S& spec, std::uint64_t seed, std::size_t run, std::uint
                    [&] { admission = spec.precondition(*model, tree->value()); })) {
         // Keep the command: executing the list reproduces this crash.
         g.trees.push_back(std::move(*tree));
-        return g;
+        return;
       }
       if (admission == Admission::reject) continue;
       g.trees.push_back(std::move(*tree));
       if (!guarded("next_model", ignored, [&] {
-            model_t<S> next = spec.next_model(*model, g.trees.back().value());
+            // The model is not needed after this step: moved in, so a spec
+            // whose next_model takes it by value updates it in place.
+            model_t<S> next = spec.next_model(std::move(*model), g.trees.back().value());
             model.emplace(std::move(next));
           })) {
-        return g;  // executing the list reproduces this crash too
+        return;  // executing the list reproduces this crash too
       }
       accepted = true;
     }
@@ -105,13 +113,25 @@ Grown<command_t<S>> grow(S& spec, std::uint64_t seed, std::size_t run, std::uint
       break;
     }
   }
+}
+
+/// `grow_into` a fresh `Grown`.
+template <class S>
+Grown<command_t<S>> grow(S& spec, std::uint64_t seed, std::size_t run, std::uint64_t size,
+                         std::size_t bound) {
+  Grown<command_t<S>> g;
+  grow_into(spec, seed, run, size, bound, g);
   return g;
 }
 
-/// Executes `list` once on a fresh system: preconditions, execute,
+/// Executes a list once on a fresh system: preconditions, execute,
 /// next_model, finish; teardown on every path where a system exists.
-template <class S>
-Execution execute_list(S& spec, const std::vector<command_t<S>>& list) {
+///
+/// The list is `count` commands, command i being `at(i)` (a `const
+/// command_t<S>&`), so a drawn list runs straight from its trees without
+/// copying the commands out.
+template <class S, class At>
+Execution execute_each(S& spec, std::size_t count, const At& at) {
   Execution out;
   std::optional<model_t<S>> model;
   if (!guarded("initial", out.violation, [&] { model.emplace(spec.initial()); })) {
@@ -124,9 +144,9 @@ Execution execute_list(S& spec, const std::vector<command_t<S>>& list) {
     return out;
   }
   out.stage = FailureStage::command;
-  for (std::size_t i = 0; i < list.size() && !out.violation; ++i) {
+  for (std::size_t i = 0; i < count && !out.violation; ++i) {
     out.step = i;
-    const command_t<S>& cmd = list[i];
+    const command_t<S>& cmd = at(i);
     Admission admission = Admission::reject;
     if (!guarded("precondition", out.violation,
                  [&] { admission = spec.precondition(*model, cmd); })) {
@@ -142,13 +162,13 @@ Execution execute_list(S& spec, const std::vector<command_t<S>>& list) {
       break;
     }
     guarded("next_model", out.violation, [&] {
-      model_t<S> next = spec.next_model(*model, cmd);
+      model_t<S> next = spec.next_model(std::move(*model), cmd);
       model.emplace(std::move(next));
     });
   }
   if (!out.violation) {
     out.stage = FailureStage::finish;
-    out.step = list.size();
+    out.step = count;
     guarded("finish", out.violation, [&] { out.violation = spec.finish(*sut, *model); });
   }
   try {
@@ -156,6 +176,20 @@ Execution execute_list(S& spec, const std::vector<command_t<S>>& list) {
   } catch (...) {  // NOLINT(bugprone-empty-catch): a teardown crash is discarded by contract
   }
   return out;
+}
+
+/// `execute_each` over the commands of `list`.
+template <class S>
+Execution execute_list(S& spec, const std::vector<command_t<S>>& list) {
+  return execute_each(spec, list.size(),
+                      [&list](std::size_t i) -> const command_t<S>& { return list[i]; });
+}
+
+/// `execute_each` over the values of `trees` (a drawn list, not copied).
+template <class S>
+Execution execute_trees(S& spec, const std::vector<Tree<command_t<S>>>& trees) {
+  return execute_each(spec, trees.size(),
+                      [&trees](std::size_t i) -> const command_t<S>& { return trees[i].value(); });
 }
 
 /// The index of the first command of `list` its precondition rejects in
@@ -170,7 +204,7 @@ std::size_t first_inadmissible(S& spec, const std::vector<command_t<S>>& list) n
     model.emplace(spec.initial());
     for (; i < list.size(); ++i) {
       if (spec.precondition(*model, list[i]) == Admission::reject) return i;
-      model_t<S> next = spec.next_model(*model, list[i]);
+      model_t<S> next = spec.next_model(std::move(*model), list[i]);
       model.emplace(std::move(next));
     }
   } catch (...) {

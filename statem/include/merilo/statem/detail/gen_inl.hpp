@@ -114,7 +114,7 @@ class VectorShrinks {
 };
 
 template <class... Ts>
-Tree<std::tuple<Ts...>> tuple_tree(const std::tuple<Tree<Ts>...>& trees);
+Tree<std::tuple<Ts...>> tuple_tree(std::tuple<Tree<Ts>...> trees);
 
 /// The trees with field I replaced by each of its children in turn.
 template <std::size_t I, class... Ts>
@@ -127,7 +127,7 @@ Seq<Tree<std::tuple<Ts...>>> tuple_shrinks_at(const std::tuple<Tree<Ts>...>& tre
         const std::uint64_t edit = child->edit();
         auto out = trees;
         std::get<I>(out) = std::move(*child);
-        return tuple_tree<Ts...>(out).with_edit(edit);
+        return tuple_tree<Ts...>(std::move(out)).with_edit(edit);
       }};
 }
 
@@ -140,14 +140,16 @@ Seq<Tree<std::tuple<Ts...>>> tuple_shrinks(const std::tuple<Tree<Ts>...>& trees,
   return concat<Out>(std::move(parts));
 }
 
-/// One tree of tuples from a tuple of trees: shrinks field 0, then 1, ...
+/// One tree of tuples from a tuple of trees (moved in): shrinks field 0,
+/// then 1, ...
 template <class... Ts>
-Tree<std::tuple<Ts...>> tuple_tree(const std::tuple<Tree<Ts>...>& trees) {
+Tree<std::tuple<Ts...>> tuple_tree(std::tuple<Tree<Ts>...> trees) {
   std::tuple<Ts...> value =
       std::apply([](const auto&... t) { return std::tuple<Ts...>{t.value()...}; }, trees);
-  return Tree<std::tuple<Ts...>>{
-      std::move(value),
-      [trees]() { return tuple_shrinks<Ts...>(trees, std::index_sequence_for<Ts...>{}); }};
+  return Tree<std::tuple<Ts...>>{std::move(value), [trees = std::move(trees)]() {
+                                   return tuple_shrinks<Ts...>(trees,
+                                                               std::index_sequence_for<Ts...>{});
+                                 }};
 }
 
 template <class G>
@@ -198,26 +200,31 @@ Tree<I> integer_tree(I value, I target) {
 }
 
 template <class T, class F>
-auto map_tree(const Tree<T>& tree, F f) -> Tree<decltype(f(tree.value()))> {
+auto map_tree(Tree<T> tree, F f) -> Tree<decltype(f(tree.value()))> {
   using U = decltype(f(tree.value()));
   U value = f(tree.value());
   return Tree<U>{
-      std::move(value), [tree, f]() {
+      std::move(value), [tree = std::move(tree), f]() {
         return Seq<Tree<U>>{[kids = tree.children(), f]() mutable -> std::optional<Tree<U>> {
           std::optional<Tree<T>> child = kids.next();
           if (!child) return std::nullopt;
-          return map_tree(*child, f).with_edit(child->edit());
+          const std::uint64_t edit = child->edit();
+          return map_tree(std::move(*child), f).with_edit(edit);
         }};
       }};
 }
 
 template <class T, class P>
-Tree<T> filter_tree(const Tree<T>& tree, P pred) {
+Tree<T> filter_tree(Tree<T> tree, P pred) {
+  T value = tree.value();
   return Tree<T>{
-      tree.value(), [tree, pred]() {
+      std::move(value), [tree = std::move(tree), pred]() {
         return Seq<Tree<T>>{[kids = tree.children(), pred]() mutable -> std::optional<Tree<T>> {
           while (std::optional<Tree<T>> child = kids.next()) {
-            if (pred(child->value())) return filter_tree(*child, pred).with_edit(child->edit());
+            if (pred(child->value())) {
+              const std::uint64_t edit = child->edit();
+              return filter_tree(std::move(*child), pred).with_edit(edit);
+            }
           }
           return std::nullopt;
         }};
@@ -314,8 +321,9 @@ Gen<T> frequency(std::vector<std::pair<std::uint64_t, Gen<T>>> weighted) {
     while (x >= gens[chosen].first) x -= gens[chosen++].first;
     std::optional<Tree<T>> tree = gens[chosen].second(rng);
     if (!tree) return std::nullopt;
+    T value = tree->value();
     return Tree<T>{
-        tree->value(), [shared, chosen, alt_seed, t = *tree]() {
+        std::move(value), [shared, chosen, alt_seed, t = std::move(*tree)]() {
           using Out = Tree<T>;
           std::vector<std::function<Seq<Out>()>> parts;
           parts.push_back([shared, chosen, alt_seed]() {
@@ -351,7 +359,7 @@ auto map(Gen<T> gen, F f) -> Gen<decltype(f(std::declval<const T&>()))> {
   return Gen<U>{[gen = std::move(gen), f](Rng& rng) -> std::optional<Tree<U>> {
     std::optional<Tree<T>> t = gen(rng);
     if (!t) return std::nullopt;
-    return map_tree(*t, f);
+    return map_tree(std::move(*t), f);
   }};
 }
 
@@ -361,7 +369,7 @@ Gen<T> filter(Gen<T> gen, P pred, std::size_t tries) {
   return Gen<T>{[gen = std::move(gen), pred, tries](Rng& rng) -> std::optional<Tree<T>> {
     for (std::size_t i = 0; i < tries; ++i) {
       std::optional<Tree<T>> t = gen(rng);
-      if (t && pred(t->value())) return filter_tree(*t, pred);
+      if (t && pred(t->value())) return filter_tree(std::move(*t), pred);
     }
     return std::nullopt;
   }};
@@ -395,10 +403,10 @@ Gen<T> construct(G... gens) {
   std::string error;
   ((error.empty() && !gens.error().empty() ? (void)(error = gens.error()) : (void)0), ...);
   if (!error.empty()) return Gen<T>::invalid(std::move(error));
-  return Gen<T>{[gens...](Rng& rng) -> std::optional<Tree<T>> {
+  return Gen<T>{[... gens = std::move(gens)](Rng& rng) -> std::optional<Tree<T>> {
     auto trees = detail::draw_fields(rng, gens...);
     if (!trees) return std::nullopt;
-    return map_tree(detail::tuple_tree(*trees), [](const auto& fields) {
+    return map_tree(detail::tuple_tree(std::move(*trees)), [](const auto& fields) {
       return std::apply([](const auto&... v) { return T{v...}; }, fields);
     });
   }};

@@ -37,35 +37,35 @@ Failure<Cmd> blank_failure(const CheckConfig& config, std::uint64_t seed, std::s
 }
 
 /// Draws, executes and (on failure) shrinks run `run` of a check seeded
-/// `seed`.
+/// `seed`. `grown` is scratch space for the drawn list, reused across the
+/// runs of one check; a passing run copies nothing out of it.
 template <class S>
 RunOutcome<command_t<S>> run_one(S& spec, const CheckConfig& config, std::uint64_t seed,
-                                 std::size_t run) {
+                                 std::size_t run, Grown<command_t<S>>& grown) {
   using Cmd = command_t<S>;
   RunOutcome<Cmd> out;
   const std::uint64_t size = run_size(run, config.test_count);
   const std::size_t bound = run_length_bound(config.max_commands, size);
-  Grown<Cmd> grown = grow(spec, seed, run, size, bound);
+  grow_into(spec, seed, run, size, bound, grown);
   if (!grown.error.empty()) {
     out.error = std::move(grown.error);
     return out;
   }
   out.starved = grown.starved;
   out.commands = grown.trees.size();
-  Failure<Cmd>& f = out.failure.emplace(blank_failure<Cmd>(config, seed, run, size));
-  f.original = values(grown.trees);
   if (grown.crash) {  // cannot be re-executed: reported as drawn
+    Failure<Cmd>& f = out.failure.emplace(blank_failure<Cmd>(config, seed, run, size));
+    f.original = values(grown.trees);
     f.violation = f.original_violation = *grown.crash;
     f.shrunk = f.original;
     f.stage = f.original_stage = FailureStage::generation;
     f.step = f.original_step = f.original.size();
     return out;
   }
-  Execution first = execute_list(spec, f.original);
-  if (!first.violation.has_value()) {
-    out.failure.reset();
-    return out;
-  }
+  Execution first = execute_trees(spec, grown.trees);
+  if (!first.violation.has_value()) return out;
+  Failure<Cmd>& f = out.failure.emplace(blank_failure<Cmd>(config, seed, run, size));
+  f.original = values(grown.trees);
   f.original_violation = std::move(first.violation).value();
   f.original_stage = first.stage;
   f.original_step = first.step;
@@ -171,8 +171,9 @@ check(S&& spec, const CheckConfig& config) {
   if (env.seed) seeded.seed = env.seed;
   r.error = detail::validate(seeded, true);
   if (!r.error.empty()) return r;
+  detail::Grown<typename std::remove_cvref_t<S>::command_type> scratch;
   for (std::size_t run = 0; run < seeded.test_count; ++run) {
-    auto outcome = detail::run_one(spec, seeded, *seeded.seed, run);
+    auto outcome = detail::run_one(spec, seeded, *seeded.seed, run, scratch);
     if (!outcome.error.empty()) {
       r.error = std::move(outcome.error);
       return r;
@@ -198,7 +199,8 @@ check_run(S&& spec, const CheckConfig& config, std::size_t run) {
   core::EntryGuard guard;
   r.error = detail::validate(config, false);
   if (!r.error.empty()) return r;
-  auto outcome = detail::run_one(spec, config, *config.seed, run);
+  detail::Grown<typename std::remove_cvref_t<S>::command_type> scratch;
+  auto outcome = detail::run_one(spec, config, *config.seed, run, scratch);
   if (!outcome.error.empty()) {
     r.error = std::move(outcome.error);
     return r;
