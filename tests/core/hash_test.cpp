@@ -44,6 +44,7 @@ TEST(Hash128Of, HashesAByteHashableWorldByItsBytes) {
 TEST(Hash128Of, HashesAFeedingWorldByWhatItFeeds) {
   const Named a{"left"};
   const Named b{std::string("le") + "ft"};  // another buffer, the same value
+  ASSERT_TRUE(a == b);
   EXPECT_EQ(core::hash128_of(a), core::hash128_of(b));
   EXPECT_EQ(core::hash128_of(a), core::hash128("left", 4));
   EXPECT_NE(core::hash128_of(a), core::hash128_of(Named{"right"}));
