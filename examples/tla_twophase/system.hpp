@@ -56,9 +56,9 @@ class System {
   enum Action : unsigned { kPrepare, kChooseAbort, kRcvCommit, kRcvAbort, kTmRcvPrepared };
   static constexpr unsigned kPerRm = 5;
   /// TMCommit's kind.
-  static constexpr merilo::explore::Kind kTmCommit = kPerRm * N;
+  static constexpr merilo::explore::Kind kTmCommit = merilo::explore::Kind{kPerRm} * N;
   /// TMAbort's kind.
-  static constexpr merilo::explore::Kind kTmAbort = kPerRm * N + 1;
+  static constexpr merilo::explore::Kind kTmAbort = merilo::explore::Kind{kPerRm} * N + 1;
   static constexpr std::uint16_t kAll = static_cast<std::uint16_t>((1U << N) - 1U);
 
   /// One world: every variable of the specification, as bit sets.

@@ -169,6 +169,7 @@ class SequenceTracker<S, M, C, R, true> {
     std::sort(setters.begin(), setters.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::size_t> lengths;
+    lengths.reserve(setters.size());
     for (const auto& s : setters) lengths.push_back(std::ranges::size(s.first));
     std::sort(lengths.begin(), lengths.end());
     lengths.erase(std::unique(lengths.begin(), lengths.end()), lengths.end());
