@@ -2,8 +2,8 @@
 # build.sh — builds every merilo fuzz target as OSS-Fuzz and
 # ClusterFuzzLite expect: with their $CC/$CXX, $CFLAGS/$CXXFLAGS (coverage
 # instrumentation and sanitizers) and $LIB_FUZZING_ENGINE, into $OUT, each
-# with `<target>_seed_corpus.zip` (the explorer's seeds) and `<target>.dict`
-# (its kinds' encodings).
+# with `<target>_seed_corpus.zip` (the explorer's seeds), `<target>.dict`
+# (its kinds' encodings) and `<target>.options` (libFuzzer's keep_seed=1).
 #
 # Run from the repository root (the image's WORKDIR). $WORK, when set, holds
 # the build tree. The seeded-bug targets (fuzz-bin/seeded-bugs.txt) are
@@ -30,4 +30,7 @@ while read -r target; do
   rm -f "$OUT/${target}_seed_corpus.zip"
   (cd "$seeds" && zip -q -j "$OUT/${target}_seed_corpus.zip" ./*)
   "$build/fuzz-bin/$target" -merilo_dict="$OUT/$target.dict"
+  # libFuzzer drops a seed that adds no coverage, and the explorer's seeds
+  # are combinations of states that coverage does not tell apart: keep them.
+  printf '[libfuzzer]\nkeep_seed = 1\n' > "$OUT/$target.options"
 done < "$build/fuzz-bin/targets.txt"

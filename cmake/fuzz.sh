@@ -15,7 +15,8 @@
 #            executions, and replaying the saved input must print the same
 #            trace
 #   merge    (make fuzz-merge) minimise each target's corpus with libFuzzer's
-#            -merge=1: keep the smallest set of inputs with the same coverage
+#            -merge=1: keep the smallest set of inputs with the same coverage,
+#            and every seed the explorer wrote (merilo-seed-*)
 #   afl      (make fuzz-afl) build the same targets with afl-clang-fast++ and
 #            AFL++'s libFuzzer driver in $FUZZ_BUILD-afl, seed each, and run
 #            afl-fuzz on it for $FUZZTIME seconds
@@ -119,7 +120,7 @@ run() {
     set +e
     local dict=()  # a target with no kinds (merilo's own parsers) writes an empty one
     [[ -s $d/kinds.dict ]] && dict=(-dict="$d/kinds.dict")
-    "$BIN/$t" "$d/corpus" "${fork[@]}" "${dict[@]}" -max_total_time="$FUZZTIME" \
+    "$BIN/$t" "$d/corpus" "${fork[@]}" "${dict[@]}" -keep_seed=1 -max_total_time="$FUZZTIME" \
       -artifact_prefix="$d/crashes/" -print_final_stats=1 > "$d/fuzz.log" 2>&1
     local rc=$?
     set -e
@@ -160,6 +161,9 @@ merge() {
       status=1
       continue
     fi
+    # The explorer's seeds stay whatever their coverage: each is the shortest
+    # schedule to a combination of states that coverage does not tell apart.
+    find "$d/corpus" -maxdepth 1 -name 'merilo-seed-*' -exec cp {} "$d/corpus.min/" \;
     local before after
     before=$(find "$d/corpus" -type f | wc -l)
     after=$(find "$d/corpus.min" -type f | wc -l)
@@ -248,7 +252,7 @@ seeded() {
     local summary
     summary=$(sed -n 's/^merilo fuzz: seeded [^ ]* with \([0-9]*\) inputs.*search \(complete=[a-z]* depth=[0-9]* states=[0-9]*\).*/\1 seeds, \2/p' "$d/seed.log")
     set +e
-    "$BIN/$t" "$d/corpus" -seed="$FUZZ_SEED" -runs="$runs" -artifact_prefix="$d/crashes/" \
+    "$BIN/$t" "$d/corpus" -keep_seed=1 -seed="$FUZZ_SEED" -runs="$runs" -artifact_prefix="$d/crashes/" \
       -print_final_stats=1 > "$d/fuzz.log" 2>&1
     local rc=$?
     set -e

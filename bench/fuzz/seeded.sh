@@ -32,7 +32,7 @@ fi
 # Executions until the first finding of one libFuzzer run.
 first_finding() {  # $1 corpus dir, $2 libFuzzer seed
   local log=$WORK/run.log
-  "$BIN/$TARGET" "$1" -seed="$2" -runs="$CAP" -artifact_prefix="$WORK/" > "$log" 2>&1 || true
+  "$BIN/$TARGET" "$1" -keep_seed=1 -seed="$2" -runs="$CAP" -artifact_prefix="$WORK/" > "$log" 2>&1 || true
   local n
   n=$(sed -n 's/^==merilo== input of .*; execution \([0-9]*\) of this process/\1/p' "$log" | head -1)
   echo "${n:-$CAP+}"

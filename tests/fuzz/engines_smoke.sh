@@ -47,7 +47,9 @@ case $mode in
     grep -q "relay_fuzz: $grown -> [0-9]* inputs" "$work/merge.txt" || fail "make fuzz-merge printed no summary"
     after=$(find "$FUZZ_OUT/relay_fuzz/corpus" -type f | wc -l)
     [[ $after -ge 1 && $after -le $grown ]] || fail "the merged corpus has $after inputs (was $grown)"
-    echo "ok: -fork=2 grew the corpus from $seeds seeds to $grown inputs; -merge=1 kept $after"
+    kept=$(find "$FUZZ_OUT/relay_fuzz/corpus" -name 'merilo-seed-*' | wc -l)
+    [[ $kept -eq $seeds ]] || fail "make fuzz-merge dropped explorer seeds ($kept of $seeds left)"
+    echo "ok: -fork=2 grew the corpus from $seeds seeds to $grown inputs; -merge=1 kept $after, all $seeds seeds among them"
     ;;
   cflite)
     have_libfuzzer || skip "clang++ with libFuzzer is missing (Debian packages clang libclang-rt-dev)"
@@ -65,12 +67,17 @@ case $mode in
       [[ -x $work/out/$t ]] || fail "build.sh did not put $t in \$OUT"
       [[ -s $work/out/${t}_seed_corpus.zip ]] || fail "build.sh wrote no ${t}_seed_corpus.zip"
       [[ -s $work/out/$t.dict ]] || fail "build.sh wrote no $t.dict"
+      grep -qx 'keep_seed = 1' "$work/out/$t.options" 2> /dev/null || fail "build.sh wrote no $t.options with keep_seed = 1"
       rm -rf "$work/corpus/$t"
       mkdir -p "$work/corpus/$t"
       unzip -q "$work/out/${t}_seed_corpus.zip" -d "$work/corpus/$t"
-      "$work/out/$t" "$work/corpus/$t" -dict="$work/out/$t.dict" -max_total_time=2 \
+      # As OSS-Fuzz would: the [libfuzzer] options of $t.options become flags.
+      "$work/out/$t" "$work/corpus/$t" -dict="$work/out/$t.dict" -keep_seed=1 -max_total_time=2 \
         > "$work/$t.log" 2>&1 || { tail -30 "$work/$t.log"; fail "$t failed in its run"; }
       grep -q 'Done [0-9]* runs' "$work/$t.log" || fail "$t: libFuzzer did not finish its run"
+      n=$(unzip -Z1 "$work/out/${t}_seed_corpus.zip" | wc -l)
+      loaded=$(sed -n 's/.*INITED .* corp: \([0-9]*\)\/.*/\1/p' "$work/$t.log")
+      [[ ${loaded:-0} -ge $n ]] || fail "$t: libFuzzer kept ${loaded:-no} of the $n seeds"
       echo "ok: $t: $(unzip -Z1 "$work/out/${t}_seed_corpus.zip" | wc -l) seeds; $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "$work/$t.log")"
     done
     ;;
