@@ -16,6 +16,7 @@
 #include <merilo/fuzz/target.hpp>
 
 #include <mutex/system.hpp>
+#include <quorum/system.hpp>
 #include <relay/system.hpp>
 #include <twophase/system.hpp>
 #include <watchdog/system.hpp>
@@ -180,11 +181,16 @@ TEST(FuzzAlloc, TheRelayRunnerDoesNotAllocatePerStep) {
   expect_no_allocation_per_step<relay::System<>>(64);
 }
 
+TEST(FuzzAlloc, TheQuorumRunnerDoesNotAllocatePerStep) {
+  expect_no_allocation_per_step<quorum::System<quorum::Bug::none, 16>>(40);
+}
+
 TEST(FuzzAlloc, EveryExampleTargetRunsAnInputWithoutAllocating) {
   expect_target_does_not_allocate<mutex::System<>>(48);
   expect_target_does_not_allocate<twophase::System<>>(40);
   expect_target_does_not_allocate<watchdog::System<>>(40);
   expect_target_does_not_allocate<relay::System<>>(64);
+  expect_target_does_not_allocate<quorum::System<quorum::Bug::none, 16>>(40);
 }
 
 }  // namespace

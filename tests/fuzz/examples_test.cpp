@@ -9,6 +9,7 @@
 
 #include <mutex/system.hpp>
 #include <order/system.hpp>
+#include <quorum/system.hpp>
 #include <relay/system.hpp>
 #include <turnstile/system.hpp>
 #include <twophase/system.hpp>
@@ -68,6 +69,11 @@ TEST(FuzzBytes, RoundTripsEveryShortestTraceOfTheWatchdog) {
 
 TEST(FuzzBytes, RoundTripsEveryShortestTraceOfTheRelay) {
   expect_round_trips(relay::System<>{}, 41);
+}
+
+TEST(FuzzBytes, RoundTripsEveryShortestTraceOfTheQuorumRegister) {
+  expect_round_trips(quorum::System<>{}, 14);
+  expect_round_trips(quorum::System<quorum::Bug::half_quorum, 6>{}, 15);
 }
 
 }  // namespace
