@@ -20,7 +20,7 @@
 // 6 delivered past the stale copy, then the stale copy. A fuzzer needs
 // every one of those choices: the drain always delivers the lowest slot —
 // the stale copy, too early — and masking that slot keeps the stale copy
-// out for good. See docs/fuzz.md ("A bug deep beyond the search").
+// out for good. See docs/fuzz.md ("Bugs deep beyond the search").
 //
 // Kinds, in this order: deliver slot i (0..3), the sender's timeout (4),
 // lose slot i (5..8).
