@@ -26,7 +26,7 @@
 // tuple names what the correctness argument is about — how many of the
 // zone hold the write — so a bounded search hands the fuzzer the shortest
 // schedule to "write complete, no replica of the zone holds it", and the
-// fuzzer only has to start the read there. See docs/fuzz.md ("A bug deep
+// fuzzer only has to start the read there. See docs/fuzz.md ("Bugs deep
 // beyond the search").
 //
 // Kinds, in this order (the fuzzer's drain takes the lowest enabled one):
