@@ -163,13 +163,20 @@ merge() {
     fi
     # The explorer's seeds stay whatever their coverage: each is the shortest
     # schedule to a combination of states that coverage does not tell apart.
-    find "$d/corpus" -maxdepth 1 -name 'merilo-seed-*' -exec cp {} "$d/corpus.min/" \;
+    # libFuzzer names what it keeps by the SHA-1 of its content, so a seed it
+    # kept is there twice once the seed is back: drop that copy.
+    local seed
+    for seed in "$d"/corpus/merilo-seed-*; do
+      [[ -f $seed ]] || continue
+      rm -f "$d/corpus.min/$(sha1sum < "$seed" | cut -d' ' -f1)"
+      cp "$seed" "$d/corpus.min/"
+    done
     local before after
     before=$(find "$d/corpus" -type f | wc -l)
     after=$(find "$d/corpus.min" -type f | wc -l)
     rm -rf "$d/corpus"
     mv "$d/corpus.min" "$d/corpus"
-    echo "merilo fuzz-merge: $t: $before -> $after inputs with the same coverage; corpus $d/corpus"
+    echo "merilo fuzz-merge: $t: $before -> $after inputs with the same coverage, every explorer seed kept; corpus $d/corpus"
   done < "$BIN/targets.txt"
   exit $status
 }
