@@ -45,8 +45,15 @@ class Recorder {
   bool reenters = false;
   /// Never settles: stopping with nothing enabled is a deadlock.
   bool never_settles = false;
+  /// When set, counts resets, and the poison kind breaks the invariant only
+  /// after an odd number of them: state outside the world, so a run and its
+  /// replay from reset disagree, as in a nondeterministic system.
+  std::size_t* resets = nullptr;
 
-  void reset() { world_ = World{}; }
+  void reset() {
+    world_ = World{};
+    if (resets != nullptr) ++*resets;
+  }
   [[nodiscard]] std::size_t kinds() const { return 4; }
   [[nodiscard]] bool enabled(ex::Kind k) const {
     ++enabled_calls;
@@ -74,6 +81,7 @@ class Recorder {
   [[nodiscard]] std::array<ex::Invariant<Recorder>, 1> invariants() const {
     return {{{"sound", [](const Recorder& r) -> ex::InvariantCheck {
                 if (r.broken_initially) return ex::InvariantCheck::fails("broken from the start");
+                if (r.resets != nullptr && *r.resets % 2 == 0) return true;
                 for (std::size_t i = 0; i < r.world_.steps; ++i) {
                   if (r.world_.taken[i] == r.poison)
                     return ex::InvariantCheck::fails("took the poison kind");

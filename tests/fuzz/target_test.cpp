@@ -138,6 +138,34 @@ TEST(FuzzTarget, TheReportHasTheTraceAndAPasteReadyReplayTest) {
   EXPECT_EQ(text.find("WARNING"), std::string::npos) << text;
 }
 
+TEST(FuzzTarget, TheReportWarnsWhenTheTraceDoesNotBreakTheRuleAgainFromReset) {
+  // A system with state outside its world: the fuzzer's run breaks the
+  // rule, the report's replay from reset does not. The report must say so,
+  // since its pasted test would then pass while the bug is there.
+  std::size_t resets = 0;
+  fixtures::Recorder sys = small(3);
+  sys.resets = &resets;
+  fz::Target<fixtures::Recorder> target(sys, options(), "fixtures::Recorder{}");
+  const Bytes input = {0x00, 1, 3};
+  const std::size_t before = resets;
+  const fz::Run r = target.run(input);
+  ASSERT_EQ(resets, before + 1);
+  ASSERT_EQ(resets % 2, 1u) << "the run must see an odd count of resets";
+  ASSERT_TRUE(r.violation.found()) << r.describe();
+  const std::string text = target.report(r, input.size());
+  EXPECT_GT(resets, before + 1) << "the report replays from reset";
+  EXPECT_NE(text.find("==merilo== WARNING: replaying this trace from reset did not break the "
+                      "same rule: "),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(the system is not deterministic: state outside its world leaked in)"),
+            std::string::npos)
+      << text;
+  // The rest of the report is still there.
+  EXPECT_NE(text.find("found invariant \"sound\" at step 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("TEST(Replay, Recorder_invariant)"), std::string::npos) << text;
+}
+
 TEST(FuzzTarget, ACrashReportsTraceReplaysToTheSameCrash) {
   // Regression: the trace of a crash left out the step that threw, so the
   // report replayed a clean trace, warned "not deterministic" (false), and
