@@ -98,7 +98,8 @@ fuzz:
 	@FUZZTIME=$(FUZZTIME) JOBS=$(JOBS) cmake/fuzz.sh run
 
 # make fuzz-merge: minimise each target's fuzz-out/<target>/corpus with
-# libFuzzer's -merge=1 (the smallest subset with the same coverage).
+# libFuzzer's -merge=1 (the smallest subset with the same coverage), keeping
+# every merilo-seed-* file the explorer wrote.
 fuzz-merge:
 	@$(DEPS) base clang
 	@JOBS=$(JOBS) cmake/fuzz.sh merge
