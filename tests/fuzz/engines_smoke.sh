@@ -78,7 +78,7 @@ case $mode in
       n=$(unzip -Z1 "$work/out/${t}_seed_corpus.zip" | wc -l)
       loaded=$(sed -n 's/.*INITED .* corp: \([0-9]*\)\/.*/\1/p' "$work/$t.log")
       [[ ${loaded:-0} -ge $n ]] || fail "$t: libFuzzer kept ${loaded:-no} of the $n seeds"
-      echo "ok: $t: $(unzip -Z1 "$work/out/${t}_seed_corpus.zip" | wc -l) seeds; $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "$work/$t.log")"
+      echo "ok: $t: $n seeds, all kept; $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' "$work/$t.log")"
     done
     ;;
   afl)
