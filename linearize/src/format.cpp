@@ -83,6 +83,12 @@ std::string format_result(const ResultText& text) {
         break;
     }
   }
+  for (const auto& next : text.next) {
+    if (next.unplaceable) {
+      fmt::format_to(it, "no valid order places {} ({}) anywhere\n", call_label(next.call),
+                     next.text);
+    }
+  }
   return out;
 }
 

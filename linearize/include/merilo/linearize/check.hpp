@@ -10,12 +10,14 @@
 //     invoked comes first (equal instants overlap, the safe reading for a
 //     coarse clock), and
 //   * satisfies the spec's postcondition at every step, starting from
-//     `initial` and moving the model with `next_model`.
+//     `initial` and moving the model with `next_model` (which may see the
+//     response and the caller, the thread's index: see model.hpp).
 //
 // The answer is `linearizable` with the order found, `not_linearizable` with
 // the deepest dead end (the longest prefix it could place, and for each
 // thread's next call either the violation its postcondition gave or the call
-// that overtook it), or `undecided` once `budget` postcondition evaluations
+// that overtook it, and which of those calls no valid order places at all),
+// or `undecided` once `budget` postcondition evaluations
 // are spent (`stop == SearchStop::budget`) — which is a failure, never a
 // pass.
 //
@@ -108,6 +110,11 @@ template <class V>
 struct Explanation {
   std::vector<CallRef> prefix;    ///< Placed calls, in order.
   std::vector<NextCall<V>> next;  ///< Each unfinished thread's next call.
+  /// Not linearizable: the first call of `next` that no valid order places
+  /// anywhere, the one to look at (a stale read, say, while the other
+  /// threads' calls only fail because it cannot go first). Empty when each
+  /// of them fits some valid order and they only fail together.
+  std::optional<CallRef> unplaceable;
 };
 
 /// What `check` found: the fields of every check's result (`SearchResult`:

@@ -3,7 +3,8 @@
 // `explain(result, total_calls, describe_call, describe_violation)` renders
 // a `CheckResult` from `check` as a few lines for a test report: the verdict, the
 // order (or the longest placed prefix, of `total_calls`), and at a dead end
-// each thread's next call with the reason it could not go next. The two callbacks turn a `CallRef`
+// each thread's next call with the reason it could not go next, and which
+// of them no valid order places anywhere (`Explanation::unplaceable`). The two callbacks turn a `CallRef`
 // and a violation into text; the layout is merilo's.
 //
 // Example (from docs/examples/linearize_check.cpp, where it is compiled and
@@ -28,6 +29,7 @@
 //       2. thread 1 #0  read -> 1
 //   then no thread's next call can go next:
 //          thread 1 #1  read -> 0  violates: read 0
+//   no valid order places thread 1 #1 (read -> 0) anywhere
 #ifndef MERILO_LINEARIZE_FORMAT_HPP
 #define MERILO_LINEARIZE_FORMAT_HPP
 
@@ -55,6 +57,7 @@ struct ResultText {
     Blocked why = Blocked::violated;
     std::string reason;  // the violation, or the overtaking call
     CallRef overtaken_by;
+    bool unplaceable = false;  // no valid order places it anywhere
   };
   Verdict verdict = Verdict::undecided;
   std::string error;
@@ -87,7 +90,8 @@ template <class V, class DescribeCall, class DescribeViolation>
       result.verdict == Verdict::linearizable ? result.order : result.explanation.prefix;
   for (const CallRef& c : placed) text.placed.push_back({c, describe_call(c)});
   for (const NextCall<V>& n : result.explanation.next) {
-    detail::ResultText::Next entry{n.call, describe_call(n.call), n.why, {}, n.overtaken_by};
+    detail::ResultText::Next entry{n.call,         describe_call(n.call), n.why, {},
+                                   n.overtaken_by, n.call == result.explanation.unplaceable};
     if (n.why == Blocked::violated && n.violation) entry.reason = describe_violation(*n.violation);
     if (n.why == Blocked::overtaken) entry.reason = describe_call(n.overtaken_by);
     text.next.push_back(std::move(entry));

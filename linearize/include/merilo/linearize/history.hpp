@@ -100,6 +100,10 @@
 // `HistoryResult::cache_full` says when it happened. See
 // docs/design/linearize-search.md.
 //
+// NOTE: a spec whose `next_model` needs the response (model.hpp) and has
+// no two-argument form cannot step an operation without one: such an
+// operation is a `usage_error` naming it.
+//
 // NOTE: never throws. Bad instants are a `usage_error`; an exception from
 // the spec or the model ends the check as `crashed` with its message.
 #ifndef MERILO_LINEARIZE_HISTORY_HPP
@@ -128,6 +132,9 @@ struct Operation {
   std::optional<R> response;          ///< What came back; none when unknown.
   std::int64_t invoked_at = 0;        ///< When it was invoked.
   std::int64_t returned_at = kNever;  ///< When it returned; ignored without a response.
+  /// Who made it: what a spec's `next_model(model, cmd, response, caller)`
+  /// is given as the caller (model.hpp). Nothing else reads it.
+  Caller process = 0;
 };
 
 /// Bounds of one `check_history`.

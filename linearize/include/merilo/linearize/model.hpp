@@ -16,6 +16,21 @@
 // `next_model` is the state after `cmd` took effect. Both must be pure: the
 // checker calls them in any order, many times, on copies.
 //
+// When the next state depends on what the call returned (a bag's remove,
+// a set's pop of any element, a try_dequeue that may report empty), or on
+// who made it (each producer's items leave in that producer's order), the
+// spec's `next_model` takes the response, and the caller too if it needs it:
+//
+//   M next_model(const M& model, const C& cmd, const R& rsp) const;
+//   M next_model(const M& model, const C& cmd, const R& rsp, linearize::Caller who) const;
+//
+// The checkers call the widest form the spec has, and only after
+// `postcondition` accepted `rsp`. The caller is the history's index in
+// `check` and `Operation::process` in `check_history`. A spec may keep the
+// two-argument form beside a wider one: it is then the step of a call whose
+// response is unknown (an operation that never returned; parallel's case
+// generation, which runs nothing).
+//
 // Example (from docs/examples/linearize_custom_model.cpp, where it is
 // compiled and checked):
 //
@@ -77,14 +92,57 @@ template <class T>
 struct is_optional<std::optional<T>> : std::true_type {};
 }  // namespace detail
 
-/// A spec for model `M`, command `C` and response `R`: a `postcondition`
-/// returning `std::optional<V>` and a `next_model` returning an `M`.
-template <class S, class M, class C, class R>
-concept SpecFor = requires(const S& spec, const M& model, const C& cmd, const R& response) {
+/// Who made a call, as a spec's four-argument `next_model` sees it: the
+/// history's index in `check`, `Operation::process` in `check_history`, the
+/// branch's index in merilo::parallel.
+using Caller = std::size_t;
+
+/// The spec moves its model from the command alone: `next_model(model, cmd)`.
+template <class S, class M, class C>
+concept StepsOnCommand = requires(const S& spec, const M& model, const C& cmd) {
   { spec.next_model(model, cmd) } -> std::convertible_to<M>;
+};
+
+/// The spec's next state depends on the response:
+/// `next_model(model, cmd, response)`.
+template <class S, class M, class C, class R>
+concept StepsOnResponse = requires(const S& spec, const M& model, const C& cmd, const R& response) {
+  { spec.next_model(model, cmd, response) } -> std::convertible_to<M>;
+};
+
+/// The spec's next state depends on the response and on who called:
+/// `next_model(model, cmd, response, caller)`.
+template <class S, class M, class C, class R>
+concept StepsOnCaller =
+    requires(const S& spec, const M& model, const C& cmd, const R& response, Caller caller) {
+  { spec.next_model(model, cmd, response, caller) } -> std::convertible_to<M>;
+};
+
+/// A spec for model `M`, command `C` and response `R`: a `postcondition`
+/// returning `std::optional<V>` and a `next_model` of one of the three
+/// forms above returning an `M`.
+template <class S, class M, class C, class R>
+concept SpecFor =
+    (StepsOnCommand<S, M, C> || StepsOnResponse<S, M, C, R> || StepsOnCaller<S, M, C, R>) &&
+    requires(const S& spec, const M& model, const C& cmd, const R& response) {
   requires detail::is_optional<
       std::remove_cvref_t<decltype(spec.postcondition(model, cmd, response))>>::value;
 };
+
+/// The model after `cmd`, answered `response`, by `caller`: the widest
+/// `next_model` form `spec` has (caller, then response, then command only).
+template <class S, class M, class C, class R>
+  requires SpecFor<S, M, C, R>
+[[nodiscard]] M advance(const S& spec, const M& model, const C& cmd, const R& response,
+                        Caller caller) {
+  if constexpr (StepsOnCaller<S, M, C, R>) {
+    return spec.next_model(model, cmd, response, caller);
+  } else if constexpr (StepsOnResponse<S, M, C, R>) {
+    return spec.next_model(model, cmd, response);
+  } else {
+    return spec.next_model(model, cmd);
+  }
+}
 
 /// The violation type `V` of a spec: what its `postcondition` returns inside
 /// the optional.

@@ -105,6 +105,7 @@ class ShortSearch {
         histories_(histories),
         budget_(budget),
         positions_(histories.size(), 0),
+        reach_(histories.size(), 0),
         memo_(histories.size()) {
     for (const auto& h : histories) total_ += h.size();
   }
@@ -134,6 +135,7 @@ class ShortSearch {
     }
     result.verdict = Verdict::not_linearizable;
     result.explanation = std::move(deepest_);
+    result.explanation.unplaceable = unplaceable(result.explanation);
     return finish(std::move(result));
   }
 
@@ -197,8 +199,9 @@ class ShortSearch {
       ++evaluations_;
       const Call<C, R>& call = head(thread);
       if (spec_.postcondition(frame.model, call.command, call.response)) continue;
-      M next = spec_.next_model(frame.model, call.command);
+      M next = advance(spec_, frame.model, call.command, call.response, thread);
       ++positions_[thread];
+      reach_[thread] = std::max(reach_[thread], positions_[thread]);
       if (memo_.contains(positions_, next)) {
         --positions_[thread];
         continue;
@@ -208,6 +211,16 @@ class ShortSearch {
       return Move::descended;
     }
     return Move::dead_end;
+  }
+
+  // The first of the dead end's next calls that no valid order placed: the
+  // search walked every order, and it places a call (`reach_` passes it)
+  // whenever some valid order does, so a call it never placed fits none.
+  std::optional<CallRef> unplaceable(const Explanation<V>& dead_end) const {
+    for (const NextCall<V>& n : dead_end.next) {
+      if (n.call.index >= reach_[n.call.history]) return n.call;
+    }
+    return std::nullopt;
   }
 
   void backtrack() {
@@ -253,6 +266,7 @@ class ShortSearch {
   std::size_t total_ = 0;
   std::uint64_t evaluations_ = 0;
   std::vector<std::uint32_t> positions_;
+  std::vector<std::uint32_t> reach_;  // per thread: calls some valid order placed
   std::vector<CallRef> order_;
   std::vector<CallRef> longest_;
   std::size_t longest_low_ = 0;  // longest_ and order_ agree below this
@@ -276,7 +290,8 @@ auto check(const S& spec, const M& initial, std::span<const History<C, R>> histo
                 "`feed(sink)` member (fsm::FeedsBytes)");
   static_assert(SpecFor<S, M, C, R>,
                 "linearize::check: the spec needs `std::optional<V> postcondition(const M&, "
-                "const C&, const R&) const` and `M next_model(const M&, const C&) const`");
+                "const C&, const R&) const` and `M next_model(const M&, const C&) const` (or "
+                "next_model(model, cmd, response) or next_model(model, cmd, response, caller))");
   using V = violation_t<S, M, C, R>;
   CheckResult<V> result;
   try {

@@ -65,6 +65,9 @@ class PartsCheck {
 
   HistoryResult<V> run() {
     result_.error = validate_operations(operations_);
+    if constexpr (!StepsOnCommand<S, M, C>) {
+      if (result_.error.empty()) result_.error = unsteppable();
+    }
     if (!result_.error.empty()) {
       result_.verdict = Verdict::usage_error;
       return std::move(result_);
@@ -113,6 +116,19 @@ class PartsCheck {
   }
 
  private:
+  // Why an operation without a response cannot be stepped by a spec whose
+  // next_model needs one, or "".
+  std::string unsteppable() const {
+    for (std::size_t i = 0; i < operations_.size(); ++i) {
+      if (!operations_[i].response) {
+        return "operation " + std::to_string(i) +
+               " has no response, and the spec's next_model needs one (give the spec a "
+               "next_model(model, cmd) for calls whose response is unknown)";
+      }
+    }
+    return {};
+  }
+
   // Parts in the order their keys first appear.
   void split() {
     if constexpr (Partitioned<S, C>) {
@@ -268,7 +284,9 @@ auto check_history(const S& spec, const M& initial, std::span<const Operation<C,
                 "`feed(sink)` member (fsm::FeedsBytes)");
   static_assert(SpecFor<S, M, C, R>,
                 "linearize::check_history: the spec needs `std::optional<V> postcondition(const "
-                "M&, const C&, const R&) const` and `M next_model(const M&, const C&) const`");
+                "M&, const C&, const R&) const` and `M next_model(const M&, const C&) const` "
+                "(or next_model(model, cmd, response) or next_model(model, cmd, response, "
+                "caller))");
   using V = violation_t<S, M, C, R>;
   HistoryResult<V> result;
   try {
