@@ -1,8 +1,10 @@
-// models.cpp — the built-in register, kv and queue specs, and their text.
+// models.cpp — the built-in register, kv, queue and bag specs, and their text.
 #include <merilo/linearize/models.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
 
 namespace merilo::linearize {
 
@@ -14,6 +16,16 @@ std::string quoted(const std::string& s) {
   constexpr std::size_t kMax = 40;
   if (s.size() <= kMax) return fmt::format("\"{}\"", s);
   return fmt::format("\"{}…\" ({} bytes)", s.substr(0, kMax), s.size());
+}
+// "[1, 2, 3]", or the first 8 and how many more.
+template <class Items>
+std::string list(const Items& items) {
+  constexpr std::size_t kMax = 8;
+  if (items.size() <= kMax) return fmt::format("[{}]", fmt::join(items, ", "));
+  return fmt::format(
+      "[{}, … {} more]",
+      fmt::join(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(kMax), ", "),
+      items.size() - kMax);
 }
 }  // namespace
 
@@ -98,6 +110,30 @@ QueueModel QueueSpec::next_model(const QueueModel& m, const QueueCmd& c) const {
   return next;
 }
 
+// --- bag ---------------------------------------------------------------------
+
+std::optional<std::string> BagSpec::postcondition(const BagModel& m, const BagCmd& c,
+                                                  const BagResponse& r) const {
+  if (c.kind != BagCmd::Kind::remove) return std::nullopt;
+  if (!r.value) {
+    if (m.items.empty()) return std::nullopt;
+    return fmt::format("found the bag empty, but it held {}", describe(m));
+  }
+  if (std::binary_search(m.items.begin(), m.items.end(), *r.value)) return std::nullopt;
+  return fmt::format("removed {}, but the bag held {}", *r.value, describe(m));
+}
+
+BagModel BagSpec::next_model(const BagModel& m, const BagCmd& c, const BagResponse& r) const {
+  BagModel next = m;
+  if (c.kind == BagCmd::Kind::add) {
+    next.items.insert(std::upper_bound(next.items.begin(), next.items.end(), c.value), c.value);
+  } else if (r.value) {
+    auto it = std::lower_bound(next.items.begin(), next.items.end(), *r.value);
+    if (it != next.items.end() && *it == *r.value) next.items.erase(it);
+  }
+  return next;
+}
+
 // --- text ----------------------------------------------------------------------
 
 std::string describe(const RegisterCmd& c) {
@@ -126,18 +162,16 @@ std::string describe(const QueueCmd& c) {
   return c.kind == QueueCmd::Kind::enqueue ? fmt::format("enqueue {}", c.value)
                                            : std::string("dequeue");
 }
+std::string describe(const BagCmd& c) {
+  return c.kind == BagCmd::Kind::add ? fmt::format("add {}", c.value) : std::string("remove");
+}
+std::string describe(const BagResponse& r) { return show(r.value); }
+std::string describe(const BagModel& m) { return list(m.items); }
 std::string describe(const RegisterResponse& r) { return r.failed ? "fail" : show(r.value); }
 std::string describe(const KvResponse& r) { return r.failed ? "fail" : quoted(r.value); }
 std::string describe(const QueueResponse& r) { return r.failed ? "fail" : show(r.value); }
 std::string describe(const RegisterModel& m) { return show(m.value); }
 std::string describe(const KvModel& m) { return quoted(m.value); }
-std::string describe(const QueueModel& m) {
-  constexpr std::size_t kMax = 8;
-  if (m.items.size() <= kMax) return fmt::format("[{}]", fmt::join(m.items, ", "));
-  return fmt::format(
-      "[{}, … {} more]",
-      fmt::join(m.items.begin(), m.items.begin() + static_cast<std::ptrdiff_t>(kMax), ", "),
-      m.items.size() - kMax);
-}
+std::string describe(const QueueModel& m) { return list(m.items); }
 
 }  // namespace merilo::linearize

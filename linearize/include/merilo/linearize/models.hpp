@@ -1,4 +1,4 @@
-// merilo/linearize/models.hpp — the built-in models: register, kv, queue.
+// merilo/linearize/models.hpp — the built-in models: register, kv, queue, bag.
 //
 // Ready-made specs for `check_history` (and `check`), the ones
 // merilo-lincheck uses. Each has a command, a response and a model type:
@@ -17,9 +17,15 @@
 //   * queue — a FIFO queue of integers, initially empty. `enqueue v` adds v
 //     at the back; `dequeue` removes and returns the front, or null when the
 //     queue is empty.
+//   * bag — a multiset of integers, initially empty. `add v` puts v in;
+//     `remove` takes out any one element and returns it, or null when the
+//     bag is empty. Which element left is known only from the response, so
+//     its `next_model` takes the response (model.hpp) and it has no
+//     two-argument form: an operation without a response is refused.
 //
-// Register and queue commands may carry a key too: operations on different
-// keys are then independent registers (queues), checked separately.
+// Register, queue and bag commands may carry a key too: operations on
+// different keys are then independent registers (queues, bags), checked
+// separately.
 //
 // Example:
 //
@@ -43,6 +49,7 @@
 #include <string>       // kv values, keys, violations
 #include <string_view>  // kv values as sequences
 #include <utility>      // std::move
+#include <vector>       // BagModel
 
 #include <merilo/linearize/model.hpp>
 
@@ -243,20 +250,64 @@ struct QueueSpec {
   }
 };
 
+// --- bag ---------------------------------------------------------------------
+
+/// A bag command: add v, or remove any one element.
+struct BagCmd {
+  enum class Kind : std::uint8_t { add, remove };
+  Kind kind = Kind::remove;
+  std::int64_t value = 0;  ///< add: the value.
+  std::string key;         ///< Independent bags per key ("" = the one bag).
+  /// The same call.
+  friend bool operator==(const BagCmd&, const BagCmd&) = default;
+};
+
+/// A bag response: for a remove, the element taken out (none when the bag
+/// was empty).
+struct BagResponse {
+  std::optional<std::int64_t> value;
+};
+
+/// The bag's elements, sorted, so equal bags are equal values.
+struct BagModel {
+  std::vector<std::int64_t> items;
+  friend bool operator==(const BagModel&, const BagModel&) = default;
+  template <class Sink>
+  void feed(Sink& sink) const {
+    const std::size_t n = items.size();
+    sink(&n, sizeof n);
+    for (const std::int64_t v : items) sink(&v, sizeof v);
+  }
+};
+
+/// The bag spec: a remove fits when the bag holds what it returned (or is
+/// empty when it returned none), and takes out exactly that element.
+struct BagSpec {
+  [[nodiscard]] std::optional<std::string> postcondition(const BagModel& m, const BagCmd& c,
+                                                         const BagResponse& r) const;
+  [[nodiscard]] BagModel next_model(const BagModel& m, const BagCmd& c, const BagResponse& r) const;
+  [[nodiscard]] std::string partition(const BagCmd& c) const { return c.key; }
+};
+
 // --- text ----------------------------------------------------------------------
 
-/// "read", "write 3", "cas [1, 2]"; "get", "put \"ab\"", ...; "enqueue 4", "dequeue".
+/// "read", "write 3", "cas [1, 2]"; "get", "put \"ab\"", ...; "enqueue 4", "dequeue";
+/// "add 4", "remove".
 [[nodiscard]] std::string describe(const RegisterCmd& c);
 [[nodiscard]] std::string describe(const KvCmd& c);
 [[nodiscard]] std::string describe(const QueueCmd& c);
+[[nodiscard]] std::string describe(const BagCmd& c);
 /// "3", "null", "fail"; "\"ab\""; ...
 [[nodiscard]] std::string describe(const RegisterResponse& r);
 [[nodiscard]] std::string describe(const KvResponse& r);
 [[nodiscard]] std::string describe(const QueueResponse& r);
+[[nodiscard]] std::string describe(const BagResponse& r);
 /// "3" or "null"; "\"ab\""; "[1, 2, 3]" (front first).
 [[nodiscard]] std::string describe(const RegisterModel& m);
 [[nodiscard]] std::string describe(const KvModel& m);
 [[nodiscard]] std::string describe(const QueueModel& m);
+/// "[1, 2, 2]" (sorted).
+[[nodiscard]] std::string describe(const BagModel& m);
 
 }  // namespace merilo::linearize
 

@@ -216,11 +216,16 @@ class ShortSearch {
   // The first of the dead end's next calls that no valid order placed: the
   // search walked every order, and it places a call (`reach_` passes it)
   // whenever some valid order does, so a call it never placed fits none.
+  // One the model refused goes before one only overtaken, which is held
+  // back by a call that itself cannot be placed.
   std::optional<CallRef> unplaceable(const Explanation<V>& dead_end) const {
+    std::optional<CallRef> held_back;
     for (const NextCall<V>& n : dead_end.next) {
-      if (n.call.index >= reach_[n.call.history]) return n.call;
+      if (n.call.index < reach_[n.call.history]) continue;
+      if (n.why != Blocked::overtaken) return n.call;
+      if (!held_back) held_back = n.call;
     }
-    return std::nullopt;
+    return held_back;
   }
 
   void backtrack() {
