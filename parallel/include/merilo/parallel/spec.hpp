@@ -39,6 +39,32 @@
 //
 // (docs/examples/parallel_counter.cpp is this spec, complete and compiled.)
 //
+// Models that see the response and the caller. When the state after a call
+// depends on what it returned (a bag's remove takes out the element it
+// returned) or on who made it (each producer's items leave in its order),
+// `next_model` may take the response, and the caller as well:
+//
+//   model_type next_model(const model_type&, const command_type&, const response_type&);
+//   model_type next_model(const model_type&, const command_type&, const response_type&,
+//                         linearize::Caller who);
+//
+// The caller of a branch's calls is the branch's index (0, 1, 2), and of
+// the prefix's calls `kPrefixCaller`. Case generation runs nothing, so it
+// has no responses: it moves the model with the two-argument `next_model`
+// when the spec has one too, and otherwise keeps the model it started from
+// (`initial()` for the prefix, the post-prefix model for every branch).
+// Such a spec draws commands that need no model, and a branch that must
+// draw values no other branch draws (distinct items for a bag) takes its
+// index: `command(model, linearize::Caller branch)` is called instead of
+// `command(model)` when the spec has it, with `kPrefixCaller` for the prefix.
+// (docs/examples/parallel_bag.cpp is a bag spec written so, complete and
+// compiled.)
+//
+// NOTE: the prefix runs on the thread that called `check`, a different
+// thread from every branch's. For a system that keeps per-thread state
+// (a queue with a producer slot per thread, say), what the prefix did is
+// then another thread's doing; see docs/parallel.md.
+//
 // NOTE: `run` is called concurrently, from the runner's threads, on one
 // spec object and one system; every other callback is called from the
 // thread that called `check`, one at a time. The model must be a
@@ -57,7 +83,7 @@
 #include <vector>       // Case
 
 #include <merilo/core/describe.hpp>    // commands and responses are printed through describe
-#include <merilo/linearize/model.hpp>  // linearize::Model
+#include <merilo/linearize/model.hpp>  // linearize::Model, linearize::Caller
 #include <merilo/statem/gen.hpp>       // Gen, Rng
 #include <merilo/statem/statem.hpp>    // Violation, Admission, ShrinkEnd, ShrinkStop
 
@@ -81,6 +107,10 @@ inline constexpr std::string_view kNoRaceTag = "statem.no_race";
 inline constexpr std::size_t kMinBranches = 2;
 /// See `kMinBranches`.
 inline constexpr std::size_t kMaxBranches = 3;
+/// The caller a spec's `next_model(model, cmd, response, caller)` and
+/// `command(model, caller)` are given for the prefix's calls (branches are
+/// 0, 1, 2): one past the last branch, so it is never a branch's.
+inline constexpr linearize::Caller kPrefixCaller = kMaxBranches;
 /// `CheckConfig::max_branch` is clamped into [kMinBranchLength, kMaxBranchLength].
 inline constexpr std::size_t kMinBranchLength = 1;
 /// See `kMinBranchLength`.
@@ -90,6 +120,37 @@ inline constexpr std::size_t kMaxBranchLength = 6;
 inline constexpr std::size_t kMaxInterleavings = 10'000;
 /// Redraws of the branches after the first draw, before trimming.
 inline constexpr std::size_t kMaxRedraws = 8;
+
+/// `s.next_model(model, cmd)`: the model moves from the command alone.
+template <class S>
+concept StepsOnCommand = requires(S& s, const typename S::model_type& m,
+                                  const typename S::command_type& c) {
+  { s.next_model(m, c) } -> std::convertible_to<typename S::model_type>;
+};
+
+/// `s.next_model(model, cmd, response)`: the next state depends on the response.
+template <class S>
+concept StepsOnResponse = requires(S& s, const typename S::model_type& m,
+                                   const typename S::command_type& c,
+                                   const typename S::response_type& r) {
+  { s.next_model(m, c, r) } -> std::convertible_to<typename S::model_type>;
+};
+
+/// `s.next_model(model, cmd, response, caller)`: the next state depends on
+/// the response and on who called (a branch's index, or `kPrefixCaller`).
+template <class S>
+concept StepsOnCaller = requires(S& s, const typename S::model_type& m,
+                                 const typename S::command_type& c,
+                                 const typename S::response_type& r, linearize::Caller who) {
+  { s.next_model(m, c, r, who) } -> std::convertible_to<typename S::model_type>;
+};
+
+/// `s.command(model, branch)`: each branch (and the prefix, as
+/// `kPrefixCaller`) draws knowing which it is.
+template <class S>
+concept DrawsPerBranch = requires(S& s, const typename S::model_type& m, linearize::Caller who) {
+  { s.command(m, who) } -> std::convertible_to<statem::Gen<typename S::command_type>>;
+};
 
 /// What the parallel tester needs to know about a system under test.
 ///
@@ -104,8 +165,13 @@ inline constexpr std::size_t kMaxRedraws = 8;
 ///
 ///   initial()                         -> model_type
 ///   command(model)                    -> statem::Gen<command_type>
+///     or command(model, branch)       (`DrawsPerBranch`)
 ///   precondition(model, cmd)          -> statem::Admission
 ///   next_model(model, cmd)            -> model_type      pure
+///     or next_model(model, cmd, resp) (`StepsOnResponse`), or
+///     next_model(model, cmd, resp, caller) (`StepsOnCaller`); a spec may
+///     have the two-argument form beside a wider one (see the top of this
+///     file)
 ///   new_sut()                         -> sut_type         a fresh system
 ///   run(sut&, cmd)                    -> response_type    called concurrently
 ///   postcondition(model, cmd, resp)   -> MaybeViolation   pure; `model` is before cmd
@@ -129,9 +195,10 @@ concept Spec = requires {
                 S& s, const typename S::model_type& m, const typename S::command_type& c,
                 const typename S::response_type& r, typename S::sut_type& sut) {
   { s.initial() } -> std::convertible_to<typename S::model_type>;
-  { s.command(m) } -> std::convertible_to<statem::Gen<typename S::command_type>>;
+  requires DrawsPerBranch<S> ||
+      requires { { s.command(m) } -> std::convertible_to<statem::Gen<typename S::command_type>>; };
   { s.precondition(m, c) } -> std::same_as<statem::Admission>;
-  { s.next_model(m, c) } -> std::convertible_to<typename S::model_type>;
+  requires StepsOnCommand<S> || StepsOnResponse<S> || StepsOnCaller<S>;
   { s.new_sut() } -> std::convertible_to<typename S::sut_type>;
   { s.run(sut, c) } -> std::convertible_to<typename S::response_type>;
   { s.postcondition(m, c, r) } -> std::same_as<MaybeViolation>;

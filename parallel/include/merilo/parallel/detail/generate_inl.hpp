@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <merilo/parallel/detail/steps.hpp>
 #include <merilo/parallel/spec.hpp>
 #include <merilo/statem/gen.hpp>
 #include <merilo/statem/guard.hpp>
@@ -79,7 +80,7 @@ bool every_interleaving_admitted(S& spec, const model_of<S>& model,
     if (at[b] == branches[b].size()) continue;
     const command_of<S>& cmd = branches[b][at[b]];
     if (spec.precondition(model, cmd) == statem::Admission::reject) return false;
-    const model_of<S> next = spec.next_model(model, cmd);
+    const model_of<S> next = planned_next(spec, model, cmd);
     ++at[b];
     const bool ok = every_interleaving_admitted(spec, next, branches, at);
     --at[b];
@@ -108,7 +109,7 @@ bool case_admissible(S& spec, const Case<command_of<S>>& c) noexcept {
     model_of<S> model = spec.initial();
     for (const command_of<S>& cmd : c.prefix) {
       if (spec.precondition(model, cmd) == statem::Admission::reject) return false;
-      model = spec.next_model(model, cmd);
+      model = planned_next(spec, model, cmd);
     }
     return branches_admissible(spec, model, c.branches);
   } catch (...) {
@@ -116,20 +117,20 @@ bool case_admissible(S& spec, const Case<command_of<S>>& c) noexcept {
   }
 }
 
-/// Appends up to `length` admitted commands drawn from `model` (advanced
-/// as they are accepted) to `out`; stops early after `kMaxConsecutiveRejections`
+/// Appends up to `length` admitted commands that `caller` draws from
+/// `model` (advanced as they are accepted) to `out`; stops early after `kMaxConsecutiveRejections`
 /// rejected or given-up draws in a row. A throwing callback is stored in
 /// `crash`, and the draw stops there.
 template <class S>
-void grow(S& spec, statem::Rng& rng, model_of<S>& model, std::size_t length,
-          std::vector<command_of<S>>& out, MaybeViolation& crash) {
+void grow(S& spec, statem::Rng& rng, model_of<S>& model, linearize::Caller caller,
+          std::size_t length, std::vector<command_of<S>>& out, MaybeViolation& crash) {
   using Cmd = command_of<S>;
   const std::size_t stop = out.size() + length;
   while (out.size() < stop) {
     bool accepted = false;
     for (std::size_t a = 0; a < statem::kMaxConsecutiveRejections && !accepted; ++a) {
       std::optional<statem::Tree<Cmd>> tree;
-      if (!statem::guarded("command", crash, [&] { tree = spec.command(model)(rng); })) return;
+      if (!statem::guarded("command", crash, [&] { tree = commands_for(spec, model, caller)(rng); })) return;
       if (!tree) continue;
       statem::Admission admission = statem::Admission::reject;
       if (!statem::guarded("precondition", crash,
@@ -138,7 +139,7 @@ void grow(S& spec, statem::Rng& rng, model_of<S>& model, std::size_t length,
       }
       if (admission == statem::Admission::reject) continue;
       if (!statem::guarded("next_model", crash, [&] {
-            model_of<S> next = spec.next_model(model, tree->value());
+            model_of<S> next = planned_next(spec, model, tree->value());
             model = std::move(next);
           })) {
         return;
@@ -165,11 +166,11 @@ std::vector<std::vector<command_of<S>>> draw_branches(S& spec, statem::Rng& rng,
                                                       const CheckConfig& config,
                                                       MaybeViolation& crash) {
   std::vector<std::vector<command_of<S>>> branches(config.branches);
-  for (auto& branch : branches) {
+  for (std::size_t b = 0; b < branches.size(); ++b) {
     statem::Rng own = rng.split();
     const std::size_t length = 1 + static_cast<std::size_t>(own.below(config.max_branch));
     model_of<S> alone = model;
-    grow(spec, own, alone, length, branch, crash);
+    grow(spec, own, alone, b, length, branches[b], crash);
     if (crash) break;
   }
   return branches;
@@ -185,7 +186,7 @@ Drawn<command_of<S>> draw_case(S& spec, const CheckConfig& config, std::size_t r
   if (!statem::guarded("initial", d.crash, [&] { model.emplace(spec.initial()); })) return d;
   const std::size_t prefix_length =
       static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(config.max_prefix) + 1));
-  grow(spec, rng, *model, prefix_length, d.c.prefix, d.crash);
+  grow(spec, rng, *model, kPrefixCaller, prefix_length, d.c.prefix, d.crash);
   if (d.crash) return d;
 
   std::vector<std::vector<Cmd>> branches;

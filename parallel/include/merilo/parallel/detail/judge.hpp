@@ -13,6 +13,7 @@
 #include <merilo/core/describe.hpp>
 #include <merilo/linearize/check.hpp>
 #include <merilo/linearize/format.hpp>
+#include <merilo/parallel/detail/steps.hpp>
 #include <merilo/parallel/failure.hpp>  // History
 #include <merilo/parallel/spec.hpp>     // MaybeViolation
 
@@ -30,7 +31,9 @@ struct Judgement {
   std::string error;                       ///< What crashed (Judged::crashed) or was refused.
 };
 
-/// The spec as linearize sees it: const calls forwarded to the user's spec.
+/// The spec as linearize sees it: const calls forwarded to the user's spec,
+/// whose `next_model` is given the response and the branch that made the
+/// call when it asks for them (the history's index is the branch's).
 template <class S>
 struct Oracle {
   S* spec;
@@ -39,8 +42,10 @@ struct Oracle {
     return spec->postcondition(m, c, r);
   }
   typename S::model_type next_model(const typename S::model_type& m,
-                                    const typename S::command_type& c) const {
-    return spec->next_model(m, c);
+                                    const typename S::command_type& c,
+                                    const typename S::response_type& r,
+                                    linearize::Caller branch) const {
+    return observed_next(*spec, m, c, r, branch);
   }
 };
 
@@ -112,6 +117,9 @@ Judgement judge(
       case linearize::Blocked::explored:
         s.reason = "fits, but every way on from there was ruled out";
         break;
+    }
+    if (n.call == result.explanation.unplaceable) {
+      s.reason += "; no valid order places this call anywhere";
     }
     j.stuck.push_back(std::move(s));
   }
