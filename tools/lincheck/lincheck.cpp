@@ -61,6 +61,7 @@ template <class C, class R>
 lin::Operation<C, R> make(const RawOp& raw, C cmd, std::optional<R> response) {
   lin::Operation<C, R> op{std::move(cmd), std::move(response), raw.invoked_at, lin::kNever};
   if (op.response) op.returned_at = raw.returned_at;
+  op.process = static_cast<lin::Caller>(raw.process);
   return op;
 }
 
@@ -236,6 +237,73 @@ struct QueueAdapter {
       case Completion::info:
       case Completion::missing:
         out.op = make<Cmd, Resp>(raw, std::move(cmd), std::nullopt);
+        return out;
+    }
+    return out;
+  }
+};
+
+// --- bag ---------------------------------------------------------------------
+
+struct BagAdapter {
+  using Spec = lin::BagSpec;
+  using Model = lin::BagModel;
+  using Cmd = lin::BagCmd;
+  using Resp = lin::BagResponse;
+  static constexpr const char* kName = "bag";
+  static constexpr const char* kHolder = "bag";
+  static std::vector<std::string> fs() { return {"add", "remove"}; }
+  static bool returns_value(const Cmd& c) { return c.kind == Cmd::Kind::remove; }
+
+  static Converted<Cmd, Resp> convert(const RawOp& raw) {
+    Converted<Cmd, Resp> out;
+    Cmd cmd;
+    cmd.key = raw.key.value_or("");
+    if (raw.f == "add") {
+      const auto v = as_int(raw.argument);
+      if (!v) {
+        out.error = shape(raw, raw.invoke_line, "an integer value", raw.argument);
+        return out;
+      }
+      cmd.kind = Cmd::Kind::add;
+      cmd.value = *v;
+    } else {
+      cmd.kind = Cmd::Kind::remove;
+    }
+    switch (raw.completion) {
+      case Completion::ok: {
+        Resp r;
+        if (cmd.kind == Cmd::Kind::remove && !raw.result.is_null()) {
+          r.value = as_int(raw.result);
+          if (!r.value) {
+            out.error = InputError{raw.complete_line,
+                                   fmt::format("a remove's ok value must be an integer, or null "
+                                               "for an empty bag, got {}",
+                                               shown(raw.result))};
+            return out;
+          }
+        }
+        out.op = make<Cmd, Resp>(raw, std::move(cmd), r);
+        return out;
+      }
+      case Completion::fail:
+        return out;  // took no effect
+      case Completion::info:
+      case Completion::missing:
+        if (cmd.kind == Cmd::Kind::add) {
+          // Took effect at some moment after its invoke, or never; never is
+          // the same, to every later remove, as taking effect after them
+          // all. So it is an add that returns at the end of time.
+          out.op = make<Cmd, Resp>(raw, std::move(cmd), Resp{});
+          out.op->returned_at = lin::kNever;
+          return out;
+        }
+        out.error = InputError{
+            raw.invoke_line,
+            fmt::format("the remove invoked here {}: the bag model cannot tell which element "
+                        "it took, if any (only completed removes can be checked)",
+                        raw.completion == Completion::info ? "ended with info"
+                                                           : "never completed")};
         return out;
     }
     return out;
@@ -453,7 +521,7 @@ class Checker {
     }
     typename A::Model model{};
     typename A::Spec spec{};
-    for (const std::size_t op : prefix) model = spec.next_model(model, ops_[op].command);
+    for (const std::size_t op : prefix) model = lin::advance(spec, model, ops_[op]);
     fmt::print(out, "  the {} then holds {}\n", A::kHolder, lin::describe(model));
     if (result_.verdict != lin::Verdict::not_linearizable) return;
     const std::size_t stuck = *e.returned;
@@ -568,6 +636,7 @@ constexpr ModelEntry kModels[] = {
     {RegisterAdapter::kName, run_model<RegisterAdapter>},
     {KvAdapter::kName, run_model<KvAdapter>},
     {QueueAdapter::kName, run_model<QueueAdapter>},
+    {BagAdapter::kName, run_model<BagAdapter>},
 };
 
 /// "" when `path` can be opened for writing, otherwise why not. Leaves an

@@ -22,7 +22,7 @@ enum Exit : int {
 
 /// What the command line asked for.
 struct Args {
-  std::string model;                  ///< register, kv or queue.
+  std::string model;                  ///< register, kv, queue or bag.
   std::uint64_t budget = 10'000'000;  ///< Search steps (model evaluations).
   double timeout_seconds = 0;         ///< 0 = none.
   /// The state cache's memory cap. 64-bit on every target, so a value too
@@ -43,7 +43,7 @@ inline constexpr double kMaxTimeoutSeconds = 1e9;
 [[nodiscard]] bool known_model(const std::string& name);
 
 /// The models' names joined: model_names(", ", " or ") is
-/// "register, kv or queue", model_names("|", "|") is "register|kv|queue".
+/// "register, kv, queue or bag", model_names("|", "|") is "register|kv|queue|bag".
 [[nodiscard]] std::string model_names(const char* separator, const char* last);
 
 /// What is wrong with `args` ("" when nothing): an unknown model, a zero

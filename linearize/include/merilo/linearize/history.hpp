@@ -137,6 +137,21 @@ struct Operation {
   Caller process = 0;
 };
 
+/// The model after operation `o`: the spec's widest `next_model` form with
+/// its response and `process` (model.hpp), or, when it has no response, the
+/// two-argument form. A spec without that form leaves the model as it is
+/// then; `check_history` refuses such an operation before it steps one.
+template <class S, class M, class C, class R>
+  requires SpecFor<S, M, C, R>
+[[nodiscard]] M advance(const S& spec, const M& model, const Operation<C, R>& o) {
+  if (o.response) return advance(spec, model, o.command, *o.response, o.process);
+  if constexpr (StepsOnCommand<S, M, C>) {
+    return spec.next_model(model, o.command);
+  } else {
+    return model;
+  }
+}
+
 /// Bounds of one `check_history`.
 struct HistoryOptions {
   /// Model evaluations (postcondition or next_model calls, one per node the

@@ -86,7 +86,7 @@ class PartSearch {
         const Operation<C, R>& o = operation(op);
         if (!o.response || (!values_.cannot_fit(model, op) && !sequences_.cannot_fit(model, op) &&
                             !spec_.postcondition(model, o.command, *o.response))) {
-          M next = after(model, o);
+          M next = advance(spec_, model, o);
           const bool unchanged = read_only(o) && next == model;
           place(op);
           if (prune_values_ && (values_.dooms(model, next, op) || sequences_.dooms(next, op))) {
@@ -182,7 +182,7 @@ class PartSearch {
     M model = initial;
     std::vector<bool> placed(n_, false);
     for (std::uint32_t op : dead_end_) {
-      model = after(model, operation(op));
+      model = advance(spec_, model, operation(op));
       placed[op] = true;
     }
     const std::uint32_t stop_at = order_of_event_[return_event(dead_end_returned_)];
@@ -209,17 +209,6 @@ class PartSearch {
  private:
   static constexpr std::uint64_t kSetSeed = 0x7365747365656421ULL;
 
-  // The model after `o`: stepped with its response and process, or, when
-  // it never returned, by its command alone (PartsCheck refuses such an
-  // operation when the spec's next_model needs the response).
-  M after(const M& model, const Operation<C, R>& o) const {
-    if (o.response) return advance(spec_, model, o.command, *o.response, o.process);
-    if constexpr (StepsOnCommand<S, M, C>) {
-      return spec_.next_model(model, o.command);
-    } else {
-      return model;  // not reached: refused before the search
-    }
-  }
   static constexpr std::uint32_t kNoIndex = 0xffffffffU;
   struct Frame {
     std::uint32_t op;
