@@ -48,5 +48,6 @@ TEST(LinearizeDocs, ChecksTwoThreads) {
             "    1. thread 0 #0  write 1\n"
             "    2. thread 1 #0  read -> 1\n"
             "then no thread's next call can go next:\n"
-            "       thread 1 #1  read -> 0  violates: read 0\n");
+            "       thread 1 #1  read -> 0  violates: read 0\n"
+            "no valid order places thread 1 #1 (read -> 0) anywhere\n");
 }
