@@ -37,8 +37,12 @@
 //   auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, HistoryOptions{});
 //
 // NOTE: an operation whose response is unknown (`std::nullopt`) may take
-// effect at any time after its invoke or never; these specs give every
-// command a next model in every state, which is what makes that sound.
+// effect at any time after its invoke or never; the register, kv and queue
+// specs give every command a next model in every state, which is what
+// makes that sound. The bag's next state needs the response, so
+// `check_history` refuses a bag operation without one (a usage error).
+// merilo-lincheck gives an unanswered add a response that may come as late
+// as after every other operation, the same, to every remove, as never.
 #ifndef MERILO_LINEARIZE_MODELS_HPP
 #define MERILO_LINEARIZE_MODELS_HPP
 

@@ -208,7 +208,6 @@ class PartSearch {
 
  private:
   static constexpr std::uint64_t kSetSeed = 0x7365747365656421ULL;
-
   static constexpr std::uint32_t kNoIndex = 0xffffffffU;
   struct Frame {
     std::uint32_t op;
