@@ -74,6 +74,21 @@ struct PerProducerSpec {
   }
 };
 
+static_assert(lin::SpecFor<PerProducerSpec, PerProducer, QCmd, Popped>);
+static_assert(lin::StepsOnCaller<PerProducerSpec, PerProducer, QCmd, Popped> &&
+              !lin::StepsOnResponse<PerProducerSpec, PerProducer, QCmd, Popped> &&
+              !lin::StepsOnCommand<PerProducerSpec, PerProducer, QCmd>);
+static_assert(lin::StepsOnResponse<lin::BagSpec, lin::BagModel, lin::BagCmd, lin::BagResponse> &&
+              !lin::StepsOnCommand<lin::BagSpec, lin::BagModel, lin::BagCmd>);
+static_assert(lin::StepsOnCommand<lin::QueueSpec, lin::QueueModel, lin::QueueCmd>);
+/// A postcondition and no next_model of any form is not a spec.
+struct NoStep {
+  std::optional<std::string> postcondition(const PerProducer&, const QCmd&, Popped) const {
+    return std::nullopt;
+  }
+};
+static_assert(!lin::SpecFor<NoStep, PerProducer, QCmd, Popped>);
+
 lin::Call<QCmd, Popped> push(std::int64_t v, std::int64_t at, std::int64_t until) {
   return {QCmd{Op::push, v}, 0, at, until};
 }
