@@ -191,6 +191,35 @@ struct KvAdapter {
 
 // --- queue -------------------------------------------------------------------
 
+/// An operation of a container of integers (queue, bag): one f puts an
+/// integer in, the other takes one out and returns it (null: it was empty).
+struct PutTake {
+  bool put = false;
+  std::int64_t value = 0;             ///< put: the integer.
+  std::optional<std::int64_t> taken;  ///< take, completed ok: what came out.
+};
+
+/// Reads `raw` as a put (its f is `put_f`) or a take from `container`; an
+/// error names the value of the wrong shape.
+std::optional<InputError> read_put_take(const RawOp& raw, const char* put_f,
+                                        const char* container, PutTake& out) {
+  out.put = raw.f == put_f;
+  if (out.put) {
+    const auto v = as_int(raw.argument);
+    if (!v) return shape(raw, raw.invoke_line, "an integer value", raw.argument);
+    out.value = *v;
+  } else if (raw.completion == Completion::ok && !raw.result.is_null()) {
+    out.taken = as_int(raw.result);
+    if (!out.taken) {
+      return InputError{raw.complete_line,
+                        fmt::format("a {}'s ok value must be an integer, or null for an empty "
+                                    "{}, got {}",
+                                    raw.f, container, shown(raw.result))};
+    }
+  }
+  return std::nullopt;
+}
+
 struct QueueAdapter {
   using Spec = lin::QueueSpec;
   using Model = lin::QueueModel;
@@ -203,35 +232,14 @@ struct QueueAdapter {
 
   static Converted<Cmd, Resp> convert(const RawOp& raw) {
     Converted<Cmd, Resp> out;
-    Cmd cmd;
-    cmd.key = raw.key.value_or("");
-    if (raw.f == "enqueue") {
-      const auto v = as_int(raw.argument);
-      if (!v) {
-        out.error = shape(raw, raw.invoke_line, "an integer value", raw.argument);
-        return out;
-      }
-      cmd.kind = Cmd::Kind::enqueue;
-      cmd.value = *v;
-    } else {
-      cmd.kind = Cmd::Kind::dequeue;
-    }
+    PutTake read;
+    out.error = read_put_take(raw, "enqueue", "queue", read);
+    if (out.error) return out;
+    Cmd cmd{read.put ? Cmd::Kind::enqueue : Cmd::Kind::dequeue, read.value, raw.key.value_or("")};
     switch (raw.completion) {
-      case Completion::ok: {
-        Resp r;
-        if (cmd.kind == Cmd::Kind::dequeue && !raw.result.is_null()) {
-          r.value = as_int(raw.result);
-          if (!r.value) {
-            out.error = InputError{raw.complete_line,
-                                   fmt::format("a dequeue's ok value must be an integer, or null "
-                                               "for an empty queue, got {}",
-                                               shown(raw.result))};
-            return out;
-          }
-        }
-        out.op = make<Cmd, Resp>(raw, std::move(cmd), r);
+      case Completion::ok:
+        out.op = make<Cmd, Resp>(raw, std::move(cmd), Resp{false, read.taken});
         return out;
-      }
       case Completion::fail:
         return out;  // took no effect
       case Completion::info:
@@ -257,40 +265,19 @@ struct BagAdapter {
 
   static Converted<Cmd, Resp> convert(const RawOp& raw) {
     Converted<Cmd, Resp> out;
-    Cmd cmd;
-    cmd.key = raw.key.value_or("");
-    if (raw.f == "add") {
-      const auto v = as_int(raw.argument);
-      if (!v) {
-        out.error = shape(raw, raw.invoke_line, "an integer value", raw.argument);
-        return out;
-      }
-      cmd.kind = Cmd::Kind::add;
-      cmd.value = *v;
-    } else {
-      cmd.kind = Cmd::Kind::remove;
-    }
+    PutTake read;
+    out.error = read_put_take(raw, "add", "bag", read);
+    if (out.error) return out;
+    Cmd cmd{read.put ? Cmd::Kind::add : Cmd::Kind::remove, read.value, raw.key.value_or("")};
     switch (raw.completion) {
-      case Completion::ok: {
-        Resp r;
-        if (cmd.kind == Cmd::Kind::remove && !raw.result.is_null()) {
-          r.value = as_int(raw.result);
-          if (!r.value) {
-            out.error = InputError{raw.complete_line,
-                                   fmt::format("a remove's ok value must be an integer, or null "
-                                               "for an empty bag, got {}",
-                                               shown(raw.result))};
-            return out;
-          }
-        }
-        out.op = make<Cmd, Resp>(raw, std::move(cmd), r);
+      case Completion::ok:
+        out.op = make<Cmd, Resp>(raw, std::move(cmd), Resp{read.taken});
         return out;
-      }
       case Completion::fail:
         return out;  // took no effect
       case Completion::info:
       case Completion::missing:
-        if (cmd.kind == Cmd::Kind::add) {
+        if (read.put) {
           // Took effect at some moment after its invoke, or never; never is
           // the same, to every later remove, as taking effect after them
           // all. So it is an add that returns at the end of time.
