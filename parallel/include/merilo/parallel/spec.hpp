@@ -57,6 +57,9 @@
 // draw values no other branch draws (distinct items for a bag) takes its
 // index: `command(model, linearize::Caller branch)` is called instead of
 // `command(model)` when the spec has it, with `kPrefixCaller` for the prefix.
+// That index says who drew a command; shrinking may move the command to
+// another branch or into the prefix, so a model learns who ran a call from
+// `next_model`'s caller, never from what was drawn.
 // (docs/examples/parallel_bag.cpp is a bag spec written so, complete and
 // compiled.)
 //
