@@ -151,7 +151,7 @@ struct Outcome {
 };
 
 Outcome outcome(const Replayed& r) {
-  if (!r.error.empty()) return {"odd", "the trace does not fit: " + r.error};
+  if (!r.error.empty()) return {"odd", r.error};
   if (r.violation.found()) return {"bad", "VIOLATION " + r.violation.describe()};
   return {"good", fmt::format("OK: {} steps, no rule broken", r.steps)};
 }

@@ -54,13 +54,13 @@ namespace merilo::explore {
 /// What the trace page says besides the trace itself.
 struct TraceHtmlOptions {
   /// The page's title and heading; "" gives "merilo trace".
-  std::string title;
+  std::string title{};
   /// One line under the heading: what found the trace ("explore: 38
   /// states", "fuzz target Mutex, input of 12 bytes").
-  std::string context;
+  std::string context{};
   /// A paste-ready test that pins the trace (`replay_test`,
   /// `pinned_test`); "" leaves that section out.
-  std::string pinned_test;
+  std::string pinned_test{};
 };
 
 /// Replays `trace` on `sys` and returns the page described in the header
