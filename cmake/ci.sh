@@ -9,6 +9,7 @@
 #                (`make tsan` runs this step alone)
 #   m32          g++ -m32: a 32-bit x86 build, every test
 #   lint         clang-format, clang-tidy and the rules checker (cmake/lint.sh)
+#   docs         the API reference (Doxygen); any warning fails (cmake/docs.sh)
 #   fuzz-seeded  fuzzing seeded by a bounded search finds each seeded bug
 #   fuzz         every fuzz target fuzzed for CI_FUZZTIME seconds (default 10)
 #   coverage     g++ --coverage, every test, a summary of line and branch
@@ -22,7 +23,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-all_steps=(gcc clang asan tsan m32 lint fuzz-seeded fuzz coverage)
+all_steps=(gcc clang asan tsan m32 lint docs fuzz-seeded fuzz coverage)
 steps=("$@")
 [[ ${#steps[@]} -eq 0 ]] && steps=("${all_steps[@]}")
 mkdir -p build-ci-logs
@@ -99,6 +100,8 @@ step_lint() {
         -DMERILO_WERROR=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON > /dev/null; } &&
     cmake/lint.sh build-ci-clang
 }
+
+step_docs() { cmake/deps.sh docs && cmake/docs.sh build-ci-docs; }
 
 step_fuzz_seeded() { make --no-print-directory fuzz-seeded; }
 

@@ -9,7 +9,8 @@
 # builds of the libraries merilo links; the header-only ones, CLI11 and
 # nlohmann-json, serve both), coverage (gcovr), browser (Debian's chromium,
 # which the `browser` tests run headless on merilo-lincheck's HTML report and
-# explore's trace page), docs (Doxygen, for `make docs`). Every package is from
+# explore's trace page), docs (Doxygen, and Python for its
+# Markdown filter, for `make docs`). Every package is from
 # Debian's archive; nothing is downloaded. A package named NAME:ARCH is
 # another architecture's build: as root, deps.sh adds ARCH to dpkg's
 # architectures first.
@@ -23,7 +24,7 @@ declare -A packages=(
   [m32]="gcc-multilib g++-multilib libfmt-dev:i386 libxxhash-dev:i386 libgtest-dev:i386 libgmock-dev:i386"
   [coverage]="gcovr"
   [browser]="chromium"
-  [docs]="doxygen"
+  [docs]="doxygen python3"
 )
 
 missing=()

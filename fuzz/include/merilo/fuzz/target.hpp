@@ -131,7 +131,9 @@ class Target {
   /// Inputs run so far by `test_one_input` and `run`.
   [[nodiscard]] std::uint64_t executions() const noexcept { return executions_; }
 
+  /// The options the target runs with.
   [[nodiscard]] const TargetOptions& options() const noexcept { return options_; }
+  /// The system the target runs.
   [[nodiscard]] S& system() noexcept { return sys_; }
 
  private:
