@@ -13,10 +13,13 @@ command -v doxygen > /dev/null ||
 mkdir -p "$out"
 log=$out/doxygen-warnings.log
 rm -f "$log"
-{ cat docs/Doxyfile; echo "OUTPUT_DIRECTORY = $out"; echo "WARN_LOGFILE = $log"; } | doxygen -
-if [[ -s $log ]]; then
-  cat "$log" >&2
-  echo "docs.sh: FAILED: Doxygen wrote $(wc -l < "$log") warning lines (above, and in $log)" >&2
+status=0
+{ cat docs/Doxyfile; echo "OUTPUT_DIRECTORY = $out"; echo "WARN_LOGFILE = $log"; } | doxygen - ||
+  status=$?
+if [[ -s $log || $status -ne 0 ]]; then
+  [[ -f $log ]] && cat "$log" >&2
+  echo "docs.sh: FAILED: Doxygen exited $status and wrote $(wc -l < "$log" 2> /dev/null || echo 0)" \
+    "warning lines (above, and in $log)" >&2
   exit 1
 fi
 echo "docs.sh: the API reference is in $out/html/index.html (no Doxygen warnings)"
