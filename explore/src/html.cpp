@@ -159,9 +159,9 @@ Outcome outcome(const Replayed& r) {
 }  // namespace
 
 std::string render_trace_page(const TracePage& page) {
-  const bool shows = !page.initial.show.empty() ||
-                     std::any_of(page.rows.begin(), page.rows.end(),
-                                 [](const Row& r) { return !r.show.empty(); });
+  const bool shows =
+      !page.initial.show.empty() ||
+      std::any_of(page.rows.begin(), page.rows.end(), [](const Row& r) { return !r.show.empty(); });
   const std::string title =
       core::html_escape(page.options.title.empty() ? "merilo trace" : page.options.title);
   const Outcome end = outcome(page.replayed);
@@ -210,8 +210,7 @@ std::string render_trace_page(const TracePage& page) {
     before = &row;
   }
   out += "</tbody></table></section>\n";
-  fmt::format_to(it,
-                 "<section><h2>{}</h2><pre id=\"outcome\" class=\"{}\">{}</pre></section>\n",
+  fmt::format_to(it, "<section><h2>{}</h2><pre id=\"outcome\" class=\"{}\">{}</pre></section>\n",
                  page.replayed.violation.found() ? "The broken rule" : "Outcome", end.css,
                  core::html_escape(end.text));
   if (!page.options.pinned_test.empty()) {

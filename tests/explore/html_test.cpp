@@ -85,9 +85,9 @@ TEST(TraceHtml, ShowsThePinnedTestToCopyWhenGivenOne) {
 
 TEST(TraceHtml, EscapesEverythingTheSystemSays) {
   mailbox::System<true> sys;
-  const std::string page = ex::trace_html(sys, kOverflow, {.title = mailbox::kHostile,
-                                                           .context = mailbox::kHostile,
-                                                           .pinned_test = mailbox::kHostile});
+  const std::string page = ex::trace_html(
+      sys, kOverflow,
+      {.title = mailbox::kHostile, .context = mailbox::kHostile, .pinned_test = mailbox::kHostile});
   EXPECT_EQ(count(page, "<script>"), 1U) << "only the page's own script";
   EXPECT_EQ(page.find("<img"), std::string::npos);
   EXPECT_NE(page.find("&lt;script&gt;document.getElementById(&#39;status&#39;)"),
@@ -126,18 +126,18 @@ TEST(TraceHtml, WriteWritesThePage) {
 
 TEST(GlueText, PinsATestInEachFrameworksSyntax) {
   const ex::Trace t = {0, 1};
-  EXPECT_EQ(ex::pinned_test(ex::Framework::googletest, "Finds", ex::ViolationKind::deadlock,
-                            "S{}", t),
-            "TEST(Replay, Finds_deadlock) {\n  auto sys = S{};\n"
-            "  merilo::testing::expect_replay_ok(sys, merilo::explore::Trace{0, 1});\n}\n");
-  EXPECT_EQ(ex::pinned_test(ex::Framework::catch2, "finds \"it\"", ex::ViolationKind::deadlock,
-                            "S{}", t),
-            "TEST_CASE(\"finds \\\"it\\\": pinned deadlock\") {\n  auto sys = S{};\n"
-            "  merilo::with_catch2::expect_replay_ok(sys, merilo::explore::Trace{0, 1});\n}\n");
-  EXPECT_EQ(ex::pinned_test(ex::Framework::doctest, "finds", ex::ViolationKind::apply_error,
-                            "S{}", t),
-            "TEST_CASE(\"finds: pinned apply error\") {\n  auto sys = S{};\n"
-            "  merilo::with_doctest::expect_replay_ok(sys, merilo::explore::Trace{0, 1});\n}\n");
+  EXPECT_EQ(
+      ex::pinned_test(ex::Framework::googletest, "Finds", ex::ViolationKind::deadlock, "S{}", t),
+      "TEST(Replay, Finds_deadlock) {\n  auto sys = S{};\n"
+      "  merilo::testing::expect_replay_ok(sys, merilo::explore::Trace{0, 1});\n}\n");
+  EXPECT_EQ(
+      ex::pinned_test(ex::Framework::catch2, "finds \"it\"", ex::ViolationKind::deadlock, "S{}", t),
+      "TEST_CASE(\"finds \\\"it\\\": pinned deadlock\") {\n  auto sys = S{};\n"
+      "  merilo::with_catch2::expect_replay_ok(sys, merilo::explore::Trace{0, 1});\n}\n");
+  EXPECT_EQ(
+      ex::pinned_test(ex::Framework::doctest, "finds", ex::ViolationKind::apply_error, "S{}", t),
+      "TEST_CASE(\"finds: pinned apply error\") {\n  auto sys = S{};\n"
+      "  merilo::with_doctest::expect_replay_ok(sys, merilo::explore::Trace{0, 1});\n}\n");
 }
 
 TEST(GlueText, WritesTheTracePageWhereMeriloTraceHtmlSays) {

@@ -36,7 +36,9 @@ class System {
   };
   void reset() { w_ = {}; }
   [[nodiscard]] std::size_t kinds() const { return 2; }
-  [[nodiscard]] bool enabled(ex::Kind k) const { return k == kSend ? w_.sent < 4 : w_.in_flight > 0; }
+  [[nodiscard]] bool enabled(ex::Kind k) const {
+    return k == kSend ? w_.sent < 4 : w_.in_flight > 0;
+  }
   ex::Status apply(ex::Kind k) {
     if (k == kSend) {
       ++w_.sent;
@@ -49,8 +51,8 @@ class System {
   }
   [[nodiscard]] const World& world() const { return w_; }
   [[nodiscard]] std::string tuple() const {
-    return std::string("sender:") + (w_.sent == 0 ? "idle" : "posting") + " receiver:" +
-           (w_.received == 0 ? "waiting" : "reading") + (hostile ? kHostile : "");
+    return std::string("sender:") + (w_.sent == 0 ? "idle" : "posting") +
+           " receiver:" + (w_.received == 0 ? "waiting" : "reading") + (hostile ? kHostile : "");
   }
   [[nodiscard]] bool settled() const { return true; }
   [[nodiscard]] std::string describe(ex::Kind k) const {

@@ -36,9 +36,10 @@ int main(int argc, char** argv) {
   if (!r.violation.found()) return fail("the search found no violation");
   const std::string pinned = ex::pinned_test(ex::Framework::googletest, "Mailbox", r.violation.kind,
                                              "mailbox::System<true>{}", r.violation.trace);
-  std::string error = ex::write_trace_html(
-      sys, r.violation.trace, dir + "/explore.html",
-      {.title = "Mailbox: " + r.violation.describe(), .context = r.summary(), .pinned_test = pinned});
+  std::string error = ex::write_trace_html(sys, r.violation.trace, dir + "/explore.html",
+                                           {.title = "Mailbox: " + r.violation.describe(),
+                                            .context = r.summary(),
+                                            .pinned_test = pinned});
   if (!error.empty()) return fail(error);
 
   merilo::fuzz::Target<Hostile> target(Hostile{}, {.name = "Mailbox", .max_depth = 8},

@@ -1,6 +1,6 @@
 // merilo/explore/catch2.hpp — Catch2 glue for explore, replay and total.
 //
-// The GoogleTest glue (gtest.hpp) for Catch2 users: one call in a
+// The counterpart of the GoogleTest glue (gtest.hpp) for Catch2 users: one call in a
 // TEST_CASE runs a check and turns what it found into a failed check at the
 // caller's file and line that carries everything needed to act on it: the
 // formatted trace and a ready-to-paste pinned test, in Catch2's syntax
@@ -49,8 +49,8 @@ template <explore::System S>
 explore::ExploreResult explore(S& sys, const explore::ExploreOptions& options,
                                const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   explore::ExploreResult r = explore::explore(sys, options);
-  const std::string failure = explore::explore_failure(
-      sys, options, r, explore::Framework::catch2, core::with_catch2::test_name());
+  const std::string failure = explore::explore_failure(sys, options, r, explore::Framework::catch2,
+                                                       core::with_catch2::test_name());
   if (!failure.empty()) core::with_catch2::fail_at(file, line, failure);
   return r;
 }

@@ -1,6 +1,6 @@
 // merilo/explore/doctest.hpp — doctest glue for explore, replay and total.
 //
-// The GoogleTest glue (gtest.hpp) for doctest users: one call in a
+// The counterpart of the GoogleTest glue (gtest.hpp) for doctest users: one call in a
 // TEST_CASE runs a check and turns what it found into a failed check at the
 // caller's file and line that carries everything needed to act on it: the
 // formatted trace and a ready-to-paste pinned test, in doctest's syntax
@@ -21,10 +21,10 @@
 //     merilo::with_doctest::expect_replay_ok(sys, {turnstile::System<>::kPush});
 //   }
 //
-// NOTE: this header includes <doctest/doctest.h>; link doctest yourself (`doctest::doctest`) and define its main in one file. The library
-// itself (merilo::explore) never depends on doctest. The functions live in
-// `merilo::with_doctest`, apart from the GoogleTest glue's `merilo::testing`,
-// so a program may hold tests of both frameworks.
+// NOTE: this header includes <doctest/doctest.h>; link doctest yourself (`doctest::doctest`) and
+// define its main in one file. The library itself (merilo::explore) never depends on doctest. The
+// functions live in `merilo::with_doctest`, apart from the GoogleTest glue's `merilo::testing`, so
+// a program may hold tests of both frameworks.
 #ifndef MERILO_EXPLORE_DOCTEST_HPP
 #define MERILO_EXPLORE_DOCTEST_HPP
 
@@ -49,8 +49,8 @@ template <explore::System S>
 explore::ExploreResult explore(S& sys, const explore::ExploreOptions& options,
                                const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   explore::ExploreResult r = explore::explore(sys, options);
-  const std::string failure = explore::explore_failure(
-      sys, options, r, explore::Framework::doctest, core::with_doctest::test_name());
+  const std::string failure = explore::explore_failure(sys, options, r, explore::Framework::doctest,
+                                                       core::with_doctest::test_name());
   if (!failure.empty()) core::with_doctest::fail_at(file, line, failure);
   return r;
 }

@@ -79,11 +79,11 @@ namespace detail {
 
 /// Everything the page shows, gathered by the template, drawn in src/.
 struct TracePage {
-  const Trace& trace;              ///< The kinds taken, one per row after row 0.
-  const Row& initial;              ///< The world after reset (no description).
-  const std::vector<Row>& rows;    ///< One per step taken.
-  const Replayed& replayed;        ///< How the replay ended.
-  const TraceHtmlOptions& options; ///< Title, context, pinned test.
+  const Trace& trace;               ///< The kinds taken, one per row after row 0.
+  const Row& initial;               ///< The world after reset (no description).
+  const std::vector<Row>& rows;     ///< One per step taken.
+  const Replayed& replayed;         ///< How the replay ended.
+  const TraceHtmlOptions& options;  ///< Title, context, pinned test.
 };
 
 /// The HTML text of `page`.

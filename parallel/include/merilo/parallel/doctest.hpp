@@ -11,8 +11,8 @@
 //     merilo::with_doctest::parallel_check(counter::Spec<>{}, {.seed = 42});
 //   }
 //
-// NOTE: this header includes <doctest/doctest.h>; link doctest yourself (`doctest::doctest`) and define its main in one file. The library
-// itself (merilo::parallel) never depends on doctest.
+// NOTE: this header includes <doctest/doctest.h>; link doctest yourself (`doctest::doctest`) and
+// define its main in one file. The library itself (merilo::parallel) never depends on doctest.
 #ifndef MERILO_PARALLEL_DOCTEST_HPP
 #define MERILO_PARALLEL_DOCTEST_HPP
 

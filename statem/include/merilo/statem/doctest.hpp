@@ -13,8 +13,8 @@
 //     merilo::with_doctest::statem_check(QueueSpec{}, {.seed = 42, .test_count = 200});
 //   }
 //
-// NOTE: this header includes <doctest/doctest.h>; link doctest yourself (`doctest::doctest`) and define its main in one file. The library
-// itself (merilo::statem) never depends on doctest.
+// NOTE: this header includes <doctest/doctest.h>; link doctest yourself (`doctest::doctest`) and
+// define its main in one file. The library itself (merilo::statem) never depends on doctest.
 #ifndef MERILO_STATEM_DOCTEST_HPP
 #define MERILO_STATEM_DOCTEST_HPP
 

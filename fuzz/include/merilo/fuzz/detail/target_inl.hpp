@@ -78,8 +78,8 @@ std::string Target<S>::report(const Run& r, std::size_t input_size) {
   const std::string path =
       explore::detail::trace_html_path(explore::replay_test_name(options_.name, r.violation.kind));
   if (!path.empty()) {
-    out.page = explore::detail::trace_html_line(
-        path, core::write_file(path, trace_html(r, input_size)));
+    out.page =
+        explore::detail::trace_html_line(path, core::write_file(path, trace_html(r, input_size)));
   }
   return detail::crash_report(out);
 }
