@@ -10,21 +10,9 @@
 
 #include <fmt/format.h>
 
+#include <merilo/core/describe.hpp>
+
 namespace merilo::explore {
-
-namespace {
-
-// `text` as the inside of a C++ string literal.
-std::string literal(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c == '\n' ? ' ' : c;
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string_view glue_namespace(Framework framework) noexcept {
   switch (framework) {
@@ -45,11 +33,11 @@ std::string pinned_test(Framework framework, std::string_view test, ViolationKin
     return replay_test("Replay", name, std::string(system_expr), trace);
   }
   return fmt::format(
-      "TEST_CASE(\"{}\") {{\n"
+      "TEST_CASE({}) {{\n"
       "  auto sys = {};\n"
       "  {}::expect_replay_ok(sys, merilo::explore::Trace{});\n"
       "}}\n",
-      literal(name), system_expr, glue_namespace(framework), to_string(trace));
+      core::describe(name), system_expr, glue_namespace(framework), to_string(trace));
 }
 
 namespace detail {
