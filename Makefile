@@ -10,6 +10,8 @@
 #   make bench     build and run the benchmarks
 #   make bench-spin  merilo against SPIN on TwoPhase (RMS="8 9 10" ROUNDS=3)
 #   make lint      clang-format check, the rules checker and clang-tidy
+#   make docs      the API reference (Doxygen) in build-docs/html; fails on
+#                  any Doxygen warning
 #   make tsan      the multi-threaded tests (ctest label `threads`) under TSan
 #   make ci        the release gate: g++ and clang++ with -Werror, ASan+UBSan,
 #                  TSan, a 32-bit build, lint, fuzzing (seeded and every
@@ -26,7 +28,7 @@ BUILD_TYPE ?= Test
 GENERATOR := $(if $(shell command -v ninja),-G Ninja,)
 DEPS     := cmake/deps.sh
 
-.PHONY: all deps build test fuzz-engines explore fuzz fuzz-seeded fuzz-merge fuzz-afl bench bench-spin lint format tsan ci clean install-check
+.PHONY: all deps build test docs fuzz-engines explore fuzz fuzz-seeded fuzz-merge fuzz-afl bench bench-spin lint format tsan ci clean install-check
 
 all: build
 
@@ -76,6 +78,13 @@ bench-spin:
 	cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DMERILO_BUILD_BENCH=ON $(CMAKE_FLAGS)
 	cmake --build build-bench -j $(JOBS) --target bench_explore
 	@ROUNDS=$(ROUNDS) bench/spin/compare.sh build-bench/bench-bin/bench_explore $(RMS)
+
+# make docs: the API reference from the public headers' `///` comments, with
+# the guide pages of docs/ linked from its front page (docs/api.md), in
+# build-docs/html/index.html. Any Doxygen warning fails it (cmake/docs.sh).
+docs:
+	@$(DEPS) docs
+	cmake/docs.sh build-docs
 
 lint:
 	@$(DEPS) base lint
@@ -130,7 +139,7 @@ tsan:
 # target runs in the `fuzz` step (default 10).
 CI_STEPS ?=
 ci:
-	@$(DEPS) base clang lint m32 coverage
+	@$(DEPS) base clang lint m32 coverage docs
 	cmake/ci.sh $(CI_STEPS)
 
 clean:

@@ -3,24 +3,28 @@
 # installed; as root it installs the missing ones with apt-get, otherwise it
 # prints the exact command to run and fails.
 #
-# Groups: base (build and test), clang (clang++ and libFuzzer), lint,
+# Groups: base (build and test, the Catch2 and doctest glue's tests
+# included), clang (clang++ and libFuzzer), lint,
 # bench, m32 (a 32-bit x86 build: the multilib compilers and the i386
 # builds of the libraries merilo links; the header-only ones, CLI11 and
 # nlohmann-json, serve both), coverage (gcovr), browser (Debian's chromium,
-# which the `browser` tests run headless on merilo-lincheck's HTML report). Every package is from
+# which the `browser` tests run headless on merilo-lincheck's HTML report and
+# explore's trace page), docs (Doxygen, and Python for its
+# Markdown filter, for `make docs`). Every package is from
 # Debian's archive; nothing is downloaded. A package named NAME:ARCH is
 # another architecture's build: as root, deps.sh adds ARCH to dpkg's
 # architectures first.
 set -euo pipefail
 
 declare -A packages=(
-  [base]="cmake ninja-build make g++ pkg-config libfmt-dev libxxhash-dev googletest libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev"
+  [base]="cmake ninja-build make g++ pkg-config libfmt-dev libxxhash-dev googletest libgtest-dev libgmock-dev catch2 doctest-dev libcli11-dev nlohmann-json3-dev"
   [clang]="clang libclang-rt-dev"
   [lint]="clang-format clang-tidy"
   [bench]="libbenchmark-dev spin time librapidcheck-dev"
   [m32]="gcc-multilib g++-multilib libfmt-dev:i386 libxxhash-dev:i386 libgtest-dev:i386 libgmock-dev:i386"
   [coverage]="gcovr"
   [browser]="chromium"
+  [docs]="doxygen python3"
 )
 
 missing=()

@@ -47,6 +47,7 @@ std::string crash_report(const CrashReport& info) {
       info.target, info.run.violation.describe(), info.input_size, info.run.input_steps,
       info.run.drained(), info.executions);
   out += info.table;
+  out += info.page;
   if (!info.replayed.empty()) {
     out += fmt::format(
         "\n==merilo== WARNING: replaying this trace from reset did not break the same rule: "
@@ -57,6 +58,11 @@ std::string crash_report(const CrashReport& info) {
   out += info.test;
   out += "\n";
   return out;
+}
+
+std::string crash_context(std::string_view target, const Run& run, std::size_t input_size) {
+  return fmt::format("fuzz target {}: an input of {} bytes, {} steps from its choices, {} drained",
+                     target, input_size, run.input_steps, run.drained());
 }
 
 std::string seed_summary(const std::string& target, const std::string& dir, std::size_t written,

@@ -2,15 +2,13 @@
 // bars placed in percent of the time span, inline CSS and script.
 #include <merilo/linearize/html.hpp>
 
+#include <merilo/core/html.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <iterator>
 #include <limits>
-#include <memory>
 #include <stdexcept>
 
 namespace merilo::linearize {
@@ -192,32 +190,7 @@ std::string counted(std::size_t n, const char* noun) {
 
 }  // namespace
 
-std::string html_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+std::string html_escape(const std::string& text) { return core::html_escape(text); }
 
 std::string render_html(const HtmlReport& report) {
   check_report(report);
@@ -330,15 +303,7 @@ std::string render_html(const HtmlReport& report) {
 
 std::string write_html(const HtmlReport& report, const std::string& path) noexcept {
   try {
-    const std::string page = render_html(report);
-    const auto closer = [](std::FILE* f) { std::fclose(f); };
-    std::unique_ptr<std::FILE, decltype(closer)> file(std::fopen(path.c_str(), "wb"), closer);
-    if (!file) return fmt::format("cannot write {}: {}", path, std::strerror(errno));
-    if (std::fwrite(page.data(), 1, page.size(), file.get()) != page.size() ||
-        std::fflush(file.get()) != 0) {
-      return fmt::format("cannot write {}: {}", path, std::strerror(errno));
-    }
-    return {};
+    return core::write_file(path, render_html(report));
   } catch (const std::exception& e) {
     return e.what();
   }

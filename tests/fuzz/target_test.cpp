@@ -138,6 +138,37 @@ TEST(FuzzTarget, TheReportHasTheTraceAndAPasteReadyReplayTest) {
   EXPECT_EQ(text.find("WARNING"), std::string::npos) << text;
 }
 
+TEST(FuzzTarget, TheCrashsTraceIsAPageWithTheRuleAndThePinnedTest) {
+  fz::Target<fixtures::Recorder> target(small(3), options(), "fixtures::Recorder{}");
+  const Bytes input = {0x00, 1, 3};
+  const fz::Run r = target.run(input);
+  ASSERT_TRUE(r.violation.found());
+  const std::string page = target.trace_html(r, input.size());
+  EXPECT_NE(page.find("fuzz target Recorder: an input of 3 bytes, 2 steps from its choices"),
+            std::string::npos);
+  EXPECT_NE(page.find("<tr class=\"step broke\" data-step=\"2\">"), std::string::npos);
+  EXPECT_NE(page.find("VIOLATION invariant &quot;sound&quot; at step 2"), std::string::npos);
+  EXPECT_NE(page.find("<pre id=\"pinned\">TEST(Replay, Recorder_invariant) {"), std::string::npos);
+}
+
+TEST(FuzzTarget, TheReportWritesThePageWhereMeriloTraceHtmlSays) {
+  fz::Target<fixtures::Recorder> target(small(3), options(), "fixtures::Recorder{}");
+  const Bytes input = {0x00, 1, 3};
+  const fz::Run r = target.run(input);
+  ASSERT_TRUE(r.violation.found());
+  EXPECT_EQ(target.report(r, input.size()).find("trace as a page"), std::string::npos);
+  const std::string dir = fresh_dir("trace-html");
+  fs::create_directories(dir);
+  ::setenv("MERILO_TRACE_HTML", dir.c_str(), 1);
+  const std::string text = target.report(r, input.size());
+  ::unsetenv("MERILO_TRACE_HTML");
+  const std::string path = dir + "/Recorder_invariant.html";
+  EXPECT_NE(text.find("The trace as a page: " + path), std::string::npos) << text;
+  std::ifstream in(path);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(page, target.trace_html(r, input.size()));
+}
+
 TEST(FuzzTarget, TheReportWarnsWhenTheTraceDoesNotBreakTheRuleAgainFromReset) {
   // A system with state outside its world: the fuzzer's run breaks the
   // rule, the report's replay from reset does not. The report must say so,

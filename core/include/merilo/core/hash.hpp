@@ -26,8 +26,11 @@ namespace merilo::core {
 
 /// A 128-bit hash: the explorer's world fingerprint.
 struct Hash128 {
+  /// The low 64 bits.
   std::uint64_t lo = 0;
+  /// The high 64 bits.
   std::uint64_t hi = 0;
+  /// Equal when both halves are.
   friend bool operator==(const Hash128&, const Hash128&) noexcept = default;
 };
 
@@ -49,12 +52,16 @@ struct Hash128 {
 /// The byte sink handed to a value's `feed` (see `fsm::FeedsBytes`).
 class ByteBuffer {
  public:
+  /// Appends `size` bytes at `data` (what `feed` calls).
   void operator()(const void* data, std::size_t size) {
     const auto* p = static_cast<const unsigned char*>(data);
     bytes_.insert(bytes_.end(), p, p + size);
   }
+  /// Forgets the bytes, keeping the memory.
   void clear() noexcept { bytes_.clear(); }
+  /// The bytes fed so far.
   [[nodiscard]] const unsigned char* data() const noexcept { return bytes_.data(); }
+  /// How many bytes were fed.
   [[nodiscard]] std::size_t size() const noexcept { return bytes_.size(); }
 
  private:

@@ -77,10 +77,14 @@ enum class Mode : std::uint8_t {
 /// (tuple before, step description, tuple after) seen. Render it with
 /// `to_dot()` and Graphviz (`dot -Tsvg`).
 struct TupleGraph {
+  /// One step between tuples: from `from`, by `label`, to `to`.
   struct Edge {
+    /// The tuple before the step.
     std::string from;
-    std::string label;  // describe(k) in the world the step was taken from
+    std::string label;  ///< `describe(k)` in the world the step was taken from.
+    /// The tuple after the step.
     std::string to;
+    /// Edges sort by from, label, to.
     friend auto operator<=>(const Edge&, const Edge&) = default;
   };
   std::vector<std::string> nodes;  ///< Sorted.

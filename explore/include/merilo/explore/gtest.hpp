@@ -22,11 +22,11 @@
 #define MERILO_EXPLORE_GTEST_HPP
 
 #include <string>
-#include <string_view>
 
 #include <gtest/gtest.h>
 
 #include <merilo/explore/explore.hpp>
+#include <merilo/explore/framework.hpp>
 #include <merilo/explore/replay.hpp>
 #include <merilo/fsm/total.hpp>
 
@@ -34,56 +34,30 @@ namespace merilo::testing {
 
 namespace detail {
 
-/// The name of `T` as the compiler spells it, e.g. "turnstile::System".
-template <class T>
-std::string type_name() {
-  std::string_view f = __PRETTY_FUNCTION__;
-  const std::string_view key = "T = ";
-  auto start = f.find(key);
-  if (start == std::string_view::npos) return "System";
-  start += key.size();
-  auto end = f.find_first_of(";]", start);
-  return std::string(f.substr(start, end - start));
-}
-
-/// "<TestName>_<kind>" for the current gtest test ("Pinned_<kind>" outside
-/// one).
-inline std::string pinned_name(explore::ViolationKind kind) {
+/// The current gtest test's name ("Pinned" outside one).
+inline std::string test_name() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return explore::replay_test_name(info != nullptr ? info->name() : "Pinned", kind);
+  return info != nullptr ? info->name() : "Pinned";
 }
 
 }  // namespace detail
 
 // Each call reports failures at the caller's file and line (the defaulted
-// `file`/`line` arguments; leave them alone).
+// `file`/`line` arguments; leave them alone). The failure text is
+// explore/framework.hpp's, shared with the Catch2 and doctest glue.
 
 /// Explores `sys` and fails the current test on a usage error, on a
-/// violation (with its formatted trace and a paste-ready replay test), and on
-/// truncation when `options.require_complete` is set. Returns the result for
-/// further assertions.
+/// violation (with its formatted trace and a paste-ready replay test; with
+/// the environment variable `MERILO_TRACE_HTML=DIR`, also the trace as an
+/// HTML page in DIR), and on truncation when `options.require_complete` is
+/// set. Returns the result for further assertions.
 template <explore::System S>
 explore::ExploreResult explore(S& sys, const explore::ExploreOptions& options,
                                const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   explore::ExploreResult r = explore::explore(sys, options);
-  if (!r.error.empty()) {
-    ADD_FAILURE_AT(file, line) << r.error;
-    return r;
-  }
-  if (r.violation.found()) {
-    ADD_FAILURE_AT(file, line) << "merilo found a violation: " << r.violation.describe() << "\n\n"
-                               << explore::format(sys, r.violation.trace)
-                               << "\nPin it with this test, which fails while the bug is there:\n\n"
-                               << explore::replay_test(
-                                      "Replay", detail::pinned_name(r.violation.kind),
-                                      detail::type_name<S>() + "{}", r.violation.trace);
-  } else if (options.require_complete && !r.complete) {
-    ADD_FAILURE_AT(file, line) << "merilo: the search stopped at max_states=" << options.max_states
-                               << " before checking every world (every world within depth "
-                               << r.depth
-                               << " was checked); raise max_states or shrink the system\n"
-                               << r.summary();
-  }
+  const std::string failure = explore::explore_failure(
+      sys, options, r, explore::Framework::googletest, detail::test_name());
+  if (!failure.empty()) ADD_FAILURE_AT(file, line) << failure;
   return r;
 }
 
@@ -92,12 +66,8 @@ explore::ExploreResult explore(S& sys, const explore::ExploreOptions& options,
 template <explore::System S>
 void expect_replay_ok(S& sys, const explore::Trace& trace, const char* file = __builtin_FILE(),
                       int line = __builtin_LINE()) {
-  const explore::Replayed r = explore::replay(sys, trace);
-  if (!r.ok()) {
-    ADD_FAILURE_AT(file, line) << "replay of " << explore::to_string(trace) << ": " << r.describe()
-                               << "\n\n"
-                               << explore::format(sys, trace);
-  }
+  const std::string failure = explore::replay_ok_failure(sys, trace);
+  if (!failure.empty()) ADD_FAILURE_AT(file, line) << failure;
 }
 
 /// Replays `trace` and fails the current test unless it breaks a rule of
@@ -105,13 +75,8 @@ void expect_replay_ok(S& sys, const explore::Trace& trace, const char* file = __
 template <explore::System S>
 void expect_replay_finds(S& sys, const explore::Trace& trace, explore::ViolationKind kind,
                          const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  const explore::Replayed r = explore::replay(sys, trace);
-  if (!r.error.empty() || r.violation.kind != kind || r.violation.trace != trace) {
-    ADD_FAILURE_AT(file, line) << "expected " << explore::name(kind) << " at step " << trace.size()
-                               << " of " << explore::to_string(trace) << ", got: " << r.describe()
-                               << "\n\n"
-                               << explore::format(sys, trace);
-  }
+  const std::string failure = explore::replay_finds_failure(sys, trace, kind);
+  if (!failure.empty()) ADD_FAILURE_AT(file, line) << failure;
 }
 
 /// Fires every event at every machine of `table` and fails the current test

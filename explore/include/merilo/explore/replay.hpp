@@ -178,18 +178,35 @@ Replayed replay(S& sys, const Trace& trace) {
       sys, trace, [](Kind) {}, [] {});
 }
 
+namespace detail {
+
+/// Replays `trace` as `replay` does and fills `rows` with one row per step
+/// taken (what it did, the tuple and `show()` after it). With `initial`, it
+/// also receives the world before the first step (tuple and `show()`; no
+/// description), when the trace has one.
 template <System S>
-std::string format(S& sys, const Trace& trace) {
-  std::vector<detail::Row> rows;
-  const Replayed r = detail::replay_twice(
+Replayed replay_rows(S& sys, const Trace& trace, std::vector<Row>& rows, Row* initial = nullptr) {
+  return replay_twice(
       sys, trace,
       [&](Kind k) {
+        if (initial != nullptr && rows.empty()) {
+          initial->tuple = std::string(sys.tuple());
+          if constexpr (Shows<S>) initial->show = std::string(sys.show());
+        }
         rows.push_back({std::string(sys.describe(k)), {}, {}});
       },
       [&] {
         rows.back().tuple = std::string(sys.tuple());
         if constexpr (Shows<S>) rows.back().show = std::string(sys.show());
       });
+}
+
+}  // namespace detail
+
+template <System S>
+std::string format(S& sys, const Trace& trace) {
+  std::vector<detail::Row> rows;
+  const Replayed r = detail::replay_rows(sys, trace, rows);
   return detail::format_rows(rows, r);
 }
 

@@ -133,10 +133,14 @@ class Counter {
 
   /// The same limit, value back at 0.
   [[nodiscard]] constexpr Counter reset() const noexcept { return Counter{limit_}; }
+  /// The count so far.
   [[nodiscard]] constexpr std::uint64_t value() const noexcept { return value_; }
+  /// The limit fixed at construction.
   [[nodiscard]] constexpr std::uint64_t limit() const noexcept { return limit_; }
+  /// `inc` would refuse.
   [[nodiscard]] constexpr bool at_limit() const noexcept { return value_ >= limit_; }
 
+  /// Equal value and limit.
   friend constexpr bool operator==(const Counter&, const Counter&) noexcept = default;
 
  private:
@@ -146,7 +150,9 @@ class Counter {
 
 /// What `Counter::inc` returns: the next counter, and whether it moved.
 struct [[nodiscard]] CounterStep {
+  /// The counter after the step (unchanged when it refused).
   Counter next;
+  /// Whether the counter moved (false at the limit).
   bool ok;
 };
 
@@ -168,10 +174,14 @@ requires std::is_enum_v<A>
 class ActionSet {
  public:
   constexpr ActionSet() noexcept = default;
+  /// The set holding `a` alone.
   constexpr ActionSet(A a) noexcept : bits_(bit(a)) {}  // NOLINT: implicit on purpose
 
+  /// No action is set.
   [[nodiscard]] constexpr bool empty() const noexcept { return bits_ == 0; }
+  /// Action `a` is set.
   [[nodiscard]] constexpr bool has(A a) const noexcept { return (bits_ & bit(a)) != 0; }
+  /// The set as a bit mask: bit `i` for enumerator `i`.
   [[nodiscard]] constexpr std::uint64_t bits() const noexcept { return bits_; }
 
   /// Calls `f(a)` for every action in the set, lowest enumerator first.
@@ -182,13 +192,17 @@ class ActionSet {
     }
   }
 
+  /// Every action in `l` or `r`.
   friend constexpr ActionSet operator|(ActionSet l, ActionSet r) noexcept {
     ActionSet s;
     s.bits_ = l.bits_ | r.bits_;
     return s;
   }
+  /// `r` with `l` added.
   friend constexpr ActionSet operator|(A l, ActionSet r) noexcept { return ActionSet{l} | r; }
+  /// Adds every action of `o`.
   constexpr ActionSet& operator|=(ActionSet o) noexcept { return *this = *this | o; }
+  /// The same actions.
   friend constexpr bool operator==(const ActionSet&, const ActionSet&) noexcept = default;
 
  private:
@@ -209,8 +223,11 @@ enum class NoAction : std::uint8_t {};
 ///   auto [next, actions, outcome] = m.fire(e);
 template <class M, class A = NoAction>
 struct [[nodiscard]] Fired {
+  /// The machine after the event.
   M next;
+  /// The actions its holder must perform.
   ActionSet<A> actions;
+  /// How the machine took the event.
   Outcome outcome;
 };
 

@@ -45,6 +45,7 @@ namespace merilo::fsm {
 
 /// What firing one event at one machine did.
 struct TotalCell {
+  /// How the machine took the event.
   Outcome outcome = Outcome::none;
   /// The next machine equals the one fired at, and no actions were returned.
   bool unchanged = false;
@@ -67,6 +68,7 @@ struct TotalResult {
   /// Pairs fired.
   std::size_t pairs = 0;
 
+  /// No pair broke a rule.
   [[nodiscard]] bool ok() const noexcept { return problems.empty(); }
   /// "total: 12 pairs, all handled" or the problems, one per line.
   [[nodiscard]] std::string report() const {
@@ -145,15 +147,19 @@ class FireTable {
   FireTable(std::vector<M> machines, std::vector<E> events, Namer namer = {})
       : machines_(std::move(machines)), events_(std::move(events)), namer_(std::move(namer)) {}
 
+  /// Machines in the table.
   [[nodiscard]] std::size_t machines() const noexcept { return machines_.size(); }
+  /// Events in the table.
   [[nodiscard]] std::size_t events() const noexcept { return events_.size(); }
 
+  /// Fires event `e` at machine `m`.
   [[nodiscard]] TotalCell fire(std::size_t m, std::size_t e) const {
     const M& before = machines_[m];
     auto fired = before.fire(events_[e]);
     return TotalCell{fired.outcome, fired.next == before && fired.actions.empty()};
   }
 
+  /// "machine / event" for pair (`m`, `e`), for reports.
   [[nodiscard]] std::string name(std::size_t m, std::size_t e) const {
     if (namer_) return namer_(machines_[m], events_[e]);
     return "machine #" + std::to_string(m) + " / event #" + std::to_string(e);

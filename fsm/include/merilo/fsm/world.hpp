@@ -43,7 +43,7 @@ struct ByteSinkArchetype {
 }  // namespace detail
 
 /// A type that hands its identifying bytes to a sink itself: it has
-///   template <class Sink> void feed(Sink& sink) const;
+///   `template <class Sink> void feed(Sink& sink) const;`
 /// which calls `sink(pointer, size)` for each run of bytes that identifies the
 /// value (for a std::string, its size and then its characters). Two values
 /// must feed the same bytes exactly when they are equal.

@@ -45,7 +45,9 @@ inline constexpr const char* kSeedPrefix = "merilo-seed-";
 
 /// One input read from disk.
 struct InputFile {
+  /// Where it was read from.
   std::string path;
+  /// Its contents.
   std::vector<std::uint8_t> bytes;
 };
 

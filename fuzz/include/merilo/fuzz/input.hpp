@@ -81,9 +81,11 @@ void append_varint(std::vector<std::uint8_t>& out, std::uint64_t value);
 
 /// An encoded input, or why `trace` could not be encoded.
 struct FuzzBytes {
+  /// The input: the swarm mask, then one varint per kind.
   std::vector<std::uint8_t> bytes;
   /// Set when a kind of the trace is out of range; `bytes` is then empty.
   std::string error;
+  /// The trace was encoded.
   [[nodiscard]] bool ok() const noexcept { return error.empty(); }
 };
 

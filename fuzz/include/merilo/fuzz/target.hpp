@@ -14,6 +14,8 @@
 // target prints, to stderr, what broke, the readable trace and a replay test
 // ready to paste into a test file, then calls `abort()` so the fuzzer saves
 // the input; running the target on that file prints the same trace again.
+// With the environment variable `MERILO_TRACE_HTML=DIR` it also writes the
+// trace as an HTML page (explore/html.hpp) to DIR and prints its path.
 //
 // Seeding. Run once with `-merilo_seed=DIR` the target searches the system
 // with `explore` options (`-merilo_max_states=N` overrides their bound for
@@ -112,6 +114,13 @@ class Target {
   /// reproduces) and a paste-ready replay test.
   [[nodiscard]] std::string report(const Run& run, std::size_t input_size);
 
+  /// The trace of a run that broke a rule as one HTML page (explore's
+  /// html.hpp): a row per step, what changed at each marked, the broken
+  /// rule and the pinned replay test. `report` also writes it, to
+  /// `$MERILO_TRACE_HTML/<name>_<violation>.html`, when that environment
+  /// variable names a directory.
+  [[nodiscard]] std::string trace_html(const Run& run, std::size_t input_size);
+
   /// Searches with `options.explore` and writes one seed per tuple to `dir`.
   [[nodiscard]] Seeded seed(const std::string& dir);
 
@@ -122,7 +131,9 @@ class Target {
   /// Inputs run so far by `test_one_input` and `run`.
   [[nodiscard]] std::uint64_t executions() const noexcept { return executions_; }
 
+  /// The options the target runs with.
   [[nodiscard]] const TargetOptions& options() const noexcept { return options_; }
+  /// The system the target runs.
   [[nodiscard]] S& system() noexcept { return sys_; }
 
  private:
@@ -154,7 +165,13 @@ struct CrashReport {
   std::string table;     // explore::format of the trace
   std::string replayed;  // what replaying the trace did, if it differs
   std::string test;      // paste-ready replay test
+  std::string page;      // where the trace page went (MERILO_TRACE_HTML), or ""
 };
+
+/// The trace page's context line for a crash: the target, the input's size
+/// and how many of the run's steps came from it.
+[[nodiscard]] std::string crash_context(std::string_view target, const Run& run,
+                                        std::size_t input_size);
 
 /// The text `Target::report` returns.
 [[nodiscard]] std::string crash_report(const CrashReport& report);

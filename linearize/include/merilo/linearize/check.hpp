@@ -83,8 +83,11 @@ using History = std::vector<Call<C, R>>;
 
 /// Names a call: `index` within history `history` (both from 0).
 struct CallRef {
+  /// Which history (thread).
   std::size_t history = 0;
+  /// Which call of that history.
   std::size_t index = 0;
+  /// The same call.
   friend bool operator==(const CallRef&, const CallRef&) = default;
 };
 
@@ -99,6 +102,7 @@ enum class Blocked : std::uint8_t {
 template <class V>
 struct NextCall {
   CallRef call;  ///< The call that could not be placed.
+  /// Why it could not be placed.
   Blocked why = Blocked::violated;
   std::optional<V> violation;  ///< Set when `why == violated`.
   CallRef overtaken_by;        ///< Meaningful when `why == overtaken`.

@@ -192,6 +192,7 @@ struct DeadEnd {
   std::optional<std::size_t> returned;
   std::vector<Candidate<V>> candidates;  ///< At most `kMaxCandidates` of them.
   std::size_t more_candidates = 0;       ///< Candidates left out of the list.
+  /// The most candidates a dead end lists.
   static constexpr std::size_t kMaxCandidates = 32;
 };
 

@@ -63,16 +63,21 @@ namespace merilo::linearize {
 
 /// A register command: read, write v, or cas [expected, swap].
 struct RegisterCmd {
+  /// What the call does.
   enum class Kind : std::uint8_t { read, write, cas };
+  /// What the call does.
   Kind kind = Kind::read;
   std::int64_t value = 0;  ///< write: the value; cas: the expected value.
   std::int64_t swap = 0;   ///< cas: the new value.
   std::string key;         ///< Independent registers per key ("" = the one register).
 
+  /// A read of `key`.
   static RegisterCmd read(std::string key = {}) { return {Kind::read, 0, 0, std::move(key)}; }
+  /// A write of `v` to `key`.
   static RegisterCmd write(std::int64_t v, std::string key = {}) {
     return {Kind::write, v, 0, std::move(key)};
   }
+  /// A compare-and-set of `key` from `expected` to `swap`.
   static RegisterCmd cas(std::int64_t expected, std::int64_t swap, std::string key = {}) {
     return {Kind::cas, expected, swap, std::move(key)};
   }
@@ -84,18 +89,25 @@ struct RegisterCmd {
 /// A register response: whether it failed (a cas that did not swap) and,
 /// for a read, the value read (none for null).
 struct RegisterResponse {
+  /// A cas that did not swap.
   bool failed = false;
+  /// A read's value (none for null).
   std::optional<std::int64_t> value;
 
+  /// A response carrying `v`.
   static RegisterResponse of(std::optional<std::int64_t> v) { return {false, v}; }
+  /// A failed cas.
   static RegisterResponse fail() { return {true, std::nullopt}; }
 };
 
 /// The register's state: its value, or null before the first write.
 struct RegisterModel {
+  /// None before the first write.
   std::optional<std::int64_t> value;
+  /// The same value.
   friend bool operator==(const RegisterModel&, const RegisterModel&) = default;
   template <class Sink>
+  /// Hands the model's bytes to `sink` (`fsm::FeedsBytes`).
   void feed(Sink& sink) const {
     const std::int64_t v[2] = {value ? 1 : 0, value.value_or(0)};
     sink(v, sizeof v);
@@ -104,10 +116,13 @@ struct RegisterModel {
 
 /// The register spec.
 struct RegisterSpec {
+  /// Why `r` cannot answer `c` in `m`, or nothing when it can.
   [[nodiscard]] std::optional<std::string> postcondition(const RegisterModel& m,
                                                          const RegisterCmd& c,
                                                          const RegisterResponse& r) const;
+  /// The register after `c`.
   [[nodiscard]] RegisterModel next_model(const RegisterModel& m, const RegisterCmd& c) const;
+  /// The key: registers of different keys are checked apart.
   [[nodiscard]] std::string partition(const RegisterCmd& c) const { return c.key; }
   /// Reads and failed cas never change the register.
   [[nodiscard]] bool read_only(const RegisterCmd& c,
@@ -150,8 +165,11 @@ struct RegisterSpec {
 
 /// A kv command on one key: get, put v, append v.
 struct KvCmd {
+  /// What the call does.
   enum class Kind : std::uint8_t { get, put, append };
+  /// What the call does.
   Kind kind = Kind::get;
+  /// The key the call works on.
   std::string key;
   std::string value;  ///< put/append: the argument.
   /// The same call.
@@ -160,16 +178,21 @@ struct KvCmd {
 
 /// A kv response: for a get, the value read.
 struct KvResponse {
+  /// The call failed.
   bool failed = false;
+  /// A get's value.
   std::string value;
 };
 
 /// One key's value ("" when never written). A kv history is partitioned by
 /// key, so the model is a single value.
 struct KvModel {
+  /// The key's value.
   std::string value;
+  /// The same value.
   friend bool operator==(const KvModel&, const KvModel&) = default;
   template <class Sink>
+  /// Hands the model's bytes to `sink` (`fsm::FeedsBytes`).
   void feed(Sink& sink) const {
     sink(value.data(), value.size());
   }
@@ -177,9 +200,12 @@ struct KvModel {
 
 /// The kv spec (partitioned by key).
 struct KvSpec {
+  /// Why `r` cannot answer `c` in `m`, or nothing when it can.
   [[nodiscard]] std::optional<std::string> postcondition(const KvModel& m, const KvCmd& c,
                                                          const KvResponse& r) const;
+  /// The value after `c`.
   [[nodiscard]] KvModel next_model(const KvModel& m, const KvCmd& c) const;
+  /// The key: keys are checked apart.
   [[nodiscard]] std::string partition(const KvCmd& c) const { return c.key; }
   /// Gets never change the value.
   [[nodiscard]] bool read_only(const KvCmd& c, const std::optional<KvResponse>&) const {
@@ -214,7 +240,9 @@ struct KvSpec {
 
 /// A queue command: enqueue v or dequeue.
 struct QueueCmd {
+  /// What the call does.
   enum class Kind : std::uint8_t { enqueue, dequeue };
+  /// What the call does.
   Kind kind = Kind::dequeue;
   std::int64_t value = 0;  ///< enqueue: the value.
   std::string key;         ///< Independent queues per key ("" = the one queue).
@@ -225,15 +253,20 @@ struct QueueCmd {
 /// A queue response: for a dequeue, the value (none when it found the queue
 /// empty).
 struct QueueResponse {
+  /// The call failed.
   bool failed = false;
+  /// A dequeue's value (none when the queue was empty).
   std::optional<std::int64_t> value;
 };
 
 /// The queue's contents, front first.
 struct QueueModel {
+  /// Front first.
   std::deque<std::int64_t> items;
+  /// The same contents.
   friend bool operator==(const QueueModel&, const QueueModel&) = default;
   template <class Sink>
+  /// Hands the model's bytes to `sink` (`fsm::FeedsBytes`).
   void feed(Sink& sink) const {
     const std::size_t n = items.size();
     sink(&n, sizeof n);
@@ -243,9 +276,12 @@ struct QueueModel {
 
 /// The queue spec.
 struct QueueSpec {
+  /// Why `r` cannot answer `c` in `m`, or nothing when it can.
   [[nodiscard]] std::optional<std::string> postcondition(const QueueModel& m, const QueueCmd& c,
                                                          const QueueResponse& r) const;
+  /// The queue after `c`.
   [[nodiscard]] QueueModel next_model(const QueueModel& m, const QueueCmd& c) const;
+  /// The key: queues of different keys are checked apart.
   [[nodiscard]] std::string partition(const QueueCmd& c) const { return c.key; }
   /// A dequeue that found the queue empty fits only an empty queue, and
   /// leaves it empty.

@@ -15,11 +15,13 @@
 #ifndef MERILO_PARALLEL_GTEST_HPP
 #define MERILO_PARALLEL_GTEST_HPP
 
+#include <string>
 #include <type_traits>
 #include <utility>
 
 #include <gtest/gtest.h>
 
+#include <merilo/parallel/detail/glue.hpp>
 #include <merilo/parallel/parallel.hpp>
 
 namespace merilo::testing {
@@ -34,11 +36,8 @@ requires parallel::Spec<std::remove_cvref_t<S>>
         S&& spec, const parallel::CheckConfig& config, const char* file = __builtin_FILE(),
         int line = __builtin_LINE()) {
   auto r = parallel::check(std::forward<S>(spec), config);
-  if (!r.error.empty()) {
-    ADD_FAILURE_AT(file, line) << r.error;
-  } else if (r.failure) {
-    ADD_FAILURE_AT(file, line) << parallel::report(*r.failure);
-  }
+  const std::string failure = parallel::detail::glue_failure(r);
+  if (!failure.empty()) ADD_FAILURE_AT(file, line) << failure;
   return r;
 }
 

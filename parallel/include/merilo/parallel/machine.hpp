@@ -92,9 +92,13 @@ struct Fire {
 template <MachineBinding B>
 class MachineSpec {
  public:
+  /// The machine is the model.
   using model_type = typename B::machine_type;
+  /// A command fires one event.
   using command_type = Fire<typename B::event_type>;
+  /// The binding's response.
   using response_type = typename B::response_type;
+  /// The system under test: the holder.
   using sut_type = typename B::sut_type;
 
   /// A spec over `binding`.

@@ -113,6 +113,7 @@ class Rng {
     return z ^ (z >> 33);
   }
 
+  /// The same state: the same numbers follow.
   friend constexpr bool operator==(const Rng&, const Rng&) noexcept = default;
 
  private:

@@ -17,11 +17,13 @@
 #ifndef MERILO_STATEM_GTEST_HPP
 #define MERILO_STATEM_GTEST_HPP
 
+#include <string>
 #include <type_traits>
 #include <utility>
 
 #include <gtest/gtest.h>
 
+#include <merilo/statem/detail/glue.hpp>
 #include <merilo/statem/statem.hpp>
 
 namespace merilo::testing {
@@ -37,13 +39,8 @@ requires statem::Spec<std::remove_cvref_t<S>>
         S&& spec, const statem::CheckConfig& config, const char* file = __builtin_FILE(),
         int line = __builtin_LINE()) {
   auto r = statem::check(std::forward<S>(spec), config);
-  if (!r.error.empty()) {
-    ADD_FAILURE_AT(file, line) << r.error;
-  } else if (r.failure) {
-    ADD_FAILURE_AT(file, line) << statem::report(*r.failure);
-  } else if (!r.unhealthy.empty()) {
-    ADD_FAILURE_AT(file, line) << r.unhealthy;
-  }
+  const std::string failure = statem::detail::glue_failure(r);
+  if (!failure.empty()) ADD_FAILURE_AT(file, line) << failure;
   return r;
 }
 

@@ -101,6 +101,7 @@ concept MachineBinding =
 /// One command of a machine spec: an event to fire.
 template <class B>
 struct Fire {
+  /// The event to fire.
   typename B::event_type event;
 
   /// Equal events (when the event type has `==`).
@@ -117,8 +118,11 @@ struct Fire {
 template <MachineBinding B>
 class MachineSpec {
  public:
+  /// The machine is the model.
   using model_type = typename B::machine_type;
+  /// A command fires one event.
   using command_type = Fire<B>;
+  /// The system under test: the holder.
   using sut_type = typename B::sut_type;
 
   /// A spec over `binding`.

@@ -123,6 +123,7 @@ enum class FailureStage : std::uint8_t {
 struct Violation {
   std::string tag;     ///< Which rule; compared by the shrinker.
   std::string detail;  ///< What happened, for people.
+  /// The same tag and detail.
   friend bool operator==(const Violation&, const Violation&) = default;
 };
 

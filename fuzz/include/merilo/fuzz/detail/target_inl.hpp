@@ -8,6 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include <merilo/core/html.hpp>
+#include <merilo/explore/framework.hpp>
+#include <merilo/explore/html.hpp>
 #include <merilo/explore/replay.hpp>
 #include <merilo/fuzz/corpus.hpp>
 
@@ -63,7 +66,7 @@ int Target<S>::test_one_input(const std::uint8_t* data, std::size_t size) {
 
 template <explore::System S>
 std::string Target<S>::report(const Run& r, std::size_t input_size) {
-  detail::CrashReport out{r, options_.name, input_size, executions_, {}, {}, {}};
+  detail::CrashReport out{r, options_.name, input_size, executions_, {}, {}, {}, {}};
   const explore::Trace& trace = r.violation.trace;
   const explore::Replayed again = explore::replay(sys_, trace);
   if (again.violation.kind != r.violation.kind || again.violation.trace != trace) {
@@ -72,7 +75,24 @@ std::string Target<S>::report(const Run& r, std::size_t input_size) {
   out.table = explore::format(sys_, trace);
   out.test = explore::replay_test(
       "Replay", explore::replay_test_name(options_.name, r.violation.kind), system_expr_, trace);
+  const std::string path =
+      explore::detail::trace_html_path(explore::replay_test_name(options_.name, r.violation.kind));
+  if (!path.empty()) {
+    out.page =
+        explore::detail::trace_html_line(path, core::write_file(path, trace_html(r, input_size)));
+  }
   return detail::crash_report(out);
+}
+
+template <explore::System S>
+std::string Target<S>::trace_html(const Run& r, std::size_t input_size) {
+  return explore::trace_html(
+      sys_, r.violation.trace,
+      {.title = std::string(options_.name) + ": " + r.violation.describe(),
+       .context = detail::crash_context(options_.name, r, input_size),
+       .pinned_test = explore::replay_test(
+           "Replay", explore::replay_test_name(options_.name, r.violation.kind), system_expr_,
+           r.violation.trace)});
 }
 
 template <explore::System S>

@@ -1,0 +1,31 @@
+// docs/examples/frameworks_doctest.cpp
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN  // in one file of the program
+#include <doctest/doctest.h>
+
+#include <merilo/explore/doctest.hpp>
+#include <merilo/parallel/doctest.hpp>
+#include <merilo/statem/doctest.hpp>
+
+#include <counter/spec.hpp>      // examples/counter: a parallel spec
+#include <turnstile/system.hpp>  // examples/turnstile: an explore adapter
+
+#include "tally_spec.hpp"  // a statem spec
+
+TEST_CASE("the turnstile explores every world") {
+  turnstile::System<> sys;
+  auto r = merilo::with_doctest::explore(sys, {.max_states = 100, .require_complete = true});
+  CHECK(r.states == 7);
+}
+
+TEST_CASE("the free pass stays fixed") {  // a trace once found, pinned
+  turnstile::System<> sys;
+  merilo::with_doctest::expect_replay_ok(sys, {turnstile::System<>::kPush});
+}
+
+TEST_CASE("the tally behaves like its model") {
+  merilo::with_doctest::statem_check(tally::Spec{}, {.seed = 7, .test_count = 50});
+}
+
+TEST_CASE("the counter is linearizable") {
+  merilo::with_doctest::parallel_check(counter::Spec<>{}, {.seed = 42, .test_count = 20});
+}

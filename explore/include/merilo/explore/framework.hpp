@@ -1,0 +1,165 @@
+// merilo/explore/framework.hpp — what the test-framework glue says, written
+// once for every framework.
+//
+// merilo has glue for three test frameworks: GoogleTest (gtest.hpp),
+// Catch2 (catch2.hpp) and doctest (doctest.hpp). Each glue header is a thin
+// layer that runs a check and hands a failure to its framework at the
+// caller's file and line; the text of that failure — the violation, the
+// formatted trace, the trace page and a ready-to-paste pinned test in the
+// framework's own syntax — is built here, without any framework, so the
+// three say the same thing.
+//
+// Example (what a glue function does; `name` is the current test's name):
+//
+//   ExploreResult r = explore(sys, options);
+//   std::string message =
+//       explore_failure(sys, options, r, Framework::catch2, name, "turnstile::System<>{}");
+//   if (!message.empty()) { /* fail the test with `message` */ }
+//
+// Trace pages. When the environment variable `MERILO_TRACE_HTML` names a
+// directory, every counterexample a glue call reports is also written
+// there as an HTML page (html.hpp), named after the pinned test, and the
+// failure message gives its path.
+#ifndef MERILO_EXPLORE_FRAMEWORK_HPP
+#define MERILO_EXPLORE_FRAMEWORK_HPP
+
+#include <cstdint>      // std::uint8_t
+#include <string>       // messages
+#include <string_view>  // names
+
+#include <merilo/explore/explore.hpp>    // explore, ExploreOptions, ExploreResult
+#include <merilo/explore/html.hpp>       // write_trace_html
+#include <merilo/explore/replay.hpp>     // replay, format
+#include <merilo/explore/system.hpp>     // System
+#include <merilo/explore/trace.hpp>      // Trace
+#include <merilo/explore/violation.hpp>  // ViolationKind
+
+namespace merilo::explore {
+
+/// The test frameworks merilo has glue for.
+enum class Framework : std::uint8_t {
+  googletest,  ///< gtest.hpp, namespace merilo::testing, `TEST(suite, name)`.
+  catch2,      ///< catch2.hpp, namespace merilo::with_catch2, `TEST_CASE("name")`.
+  doctest,     ///< doctest.hpp, namespace merilo::with_doctest, `TEST_CASE("name")`.
+};
+
+/// The namespace of `framework`'s glue functions ("merilo::testing").
+[[nodiscard]] std::string_view glue_namespace(Framework framework) noexcept;
+
+/// A test that replays `trace` on the system `system_expr` builds and fails
+/// while it breaks a rule, ready to paste, in `framework`'s syntax: for
+/// GoogleTest `TEST(Replay, <test>_<kind>)` (as `replay_test`), for Catch2
+/// and doctest `TEST_CASE("<test>: pinned <kind>")`. `test` is the name of
+/// the test that found the trace.
+[[nodiscard]] std::string pinned_test(Framework framework, std::string_view test,
+                                      ViolationKind kind, std::string_view system_expr,
+                                      const Trace& trace);
+
+/// What a glue `explore` call fails with: "" when `result` passed; its usage
+/// error; the violation with its formatted trace, the trace page (when
+/// `MERILO_TRACE_HTML` is set) and `pinned_test`; or, with
+/// `options.require_complete`, that the search stopped at `max_states`.
+/// `system_expr` builds the system in the pinned test ("" names `S{}`).
+template <System S>
+[[nodiscard]] std::string explore_failure(S& sys, const ExploreOptions& options,
+                                          const ExploreResult& result, Framework framework,
+                                          std::string_view test, std::string system_expr = {});
+
+/// What a glue `expect_replay_ok` call fails with: "" when `trace` fits and
+/// breaks no rule, else what happened and the formatted trace.
+template <System S>
+[[nodiscard]] std::string replay_ok_failure(S& sys, const Trace& trace);
+
+/// What a glue `expect_replay_finds` call fails with: "" when `trace` breaks
+/// a rule of `kind` at its last step, else what happened instead and the
+/// formatted trace.
+template <System S>
+[[nodiscard]] std::string replay_finds_failure(S& sys, const Trace& trace, ViolationKind kind);
+
+namespace detail {
+
+/// The name of `T` as the compiler spells it, e.g. "turnstile::System<>".
+template <class T>
+std::string type_name() {
+  std::string_view f = __PRETTY_FUNCTION__;
+  const std::string_view key = "T = ";
+  auto start = f.find(key);
+  if (start == std::string_view::npos) return "System";
+  start += key.size();
+  auto end = f.find_first_of(";]", start);
+  return std::string(f.substr(start, end - start));
+}
+
+/// Where the page of a counterexample pinned as `pinned` goes:
+/// `$MERILO_TRACE_HTML/<pinned, made a file name>.html`, or "" when the
+/// variable is unset or empty.
+[[nodiscard]] std::string trace_html_path(std::string_view pinned);
+
+/// The line a failure adds for the page: "the trace as a page: PATH", or why
+/// it could not be written (`error`); "" when `path` is "".
+[[nodiscard]] std::string trace_html_line(const std::string& path, const std::string& error);
+
+/// The violation message: what broke, the table, the page line, the test.
+[[nodiscard]] std::string violation_message(const ExploreResult& result, const std::string& table,
+                                            const std::string& page_line,
+                                            const std::string& pinned);
+
+/// The message of a search that stopped at `options.max_states`.
+[[nodiscard]] std::string incomplete_message(const ExploreOptions& options,
+                                             const ExploreResult& result);
+
+/// The message of a replay that did not do what the glue expected.
+[[nodiscard]] std::string replay_message(const Trace& trace, const std::string& what,
+                                         const std::string& table);
+
+/// The name of the pinned test's test case, without any syntax.
+[[nodiscard]] std::string pinned_name(Framework framework, std::string_view test,
+                                      ViolationKind kind);
+
+}  // namespace detail
+
+template <System S>
+std::string explore_failure(S& sys, const ExploreOptions& options, const ExploreResult& result,
+                            Framework framework, std::string_view test, std::string system_expr) {
+  if (!result.error.empty()) return result.error;
+  if (result.violation.found()) {
+    const Violation& v = result.violation;
+    if (system_expr.empty()) system_expr = detail::type_name<S>() + "{}";
+    const std::string pinned = pinned_test(framework, test, v.kind, system_expr, v.trace);
+    const std::string path = detail::trace_html_path(detail::pinned_name(framework, test, v.kind));
+    std::string page_error;
+    if (!path.empty()) {
+      page_error = write_trace_html(sys, v.trace, path,
+                                    {.title = std::string(test) + ": " + v.describe(),
+                                     .context = result.summary(),
+                                     .pinned_test = pinned});
+    }
+    return detail::violation_message(result, format(sys, v.trace),
+                                     detail::trace_html_line(path, page_error), pinned);
+  }
+  if (options.require_complete && !result.complete) {
+    return detail::incomplete_message(options, result);
+  }
+  return {};
+}
+
+template <System S>
+std::string replay_ok_failure(S& sys, const Trace& trace) {
+  const Replayed r = replay(sys, trace);
+  if (r.ok()) return {};
+  return detail::replay_message(trace, r.describe(), format(sys, trace));
+}
+
+template <System S>
+std::string replay_finds_failure(S& sys, const Trace& trace, ViolationKind kind) {
+  const Replayed r = replay(sys, trace);
+  if (r.error.empty() && r.violation.kind == kind && r.violation.trace == trace) return {};
+  return detail::replay_message(trace,
+                                "expected " + std::string(name(kind)) + " at step " +
+                                    std::to_string(trace.size()) + ", got: " + r.describe(),
+                                format(sys, trace));
+}
+
+}  // namespace merilo::explore
+
+#endif  // MERILO_EXPLORE_FRAMEWORK_HPP

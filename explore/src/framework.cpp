@@ -1,0 +1,90 @@
+// framework.cpp — the text every test framework's glue fails with: pinned
+// tests in each framework's syntax, violation and replay messages, and where
+// the trace page goes.
+#include <merilo/explore/framework.hpp>
+
+#include <cctype>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include <merilo/core/describe.hpp>
+
+namespace merilo::explore {
+
+std::string_view glue_namespace(Framework framework) noexcept {
+  switch (framework) {
+    case Framework::googletest:
+      return "merilo::testing";
+    case Framework::catch2:
+      return "merilo::with_catch2";
+    case Framework::doctest:
+      return "merilo::with_doctest";
+  }
+  return "merilo::testing";
+}
+
+std::string pinned_test(Framework framework, std::string_view test, ViolationKind kind,
+                        std::string_view system_expr, const Trace& trace) {
+  const std::string name = detail::pinned_name(framework, test, kind);
+  if (framework == Framework::googletest) {
+    return replay_test("Replay", name, std::string(system_expr), trace);
+  }
+  return fmt::format(
+      "TEST_CASE({}) {{\n"
+      "  auto sys = {};\n"
+      "  {}::expect_replay_ok(sys, merilo::explore::Trace{});\n"
+      "}}\n",
+      core::describe(name), system_expr, glue_namespace(framework), to_string(trace));
+}
+
+namespace detail {
+
+std::string pinned_name(Framework framework, std::string_view test, ViolationKind kind) {
+  if (framework == Framework::googletest) return replay_test_name(test, kind);
+  return fmt::format("{}: pinned {}", test, name(kind));
+}
+
+std::string trace_html_path(std::string_view pinned) {
+  const char* dir = std::getenv("MERILO_TRACE_HTML");
+  if (dir == nullptr || *dir == '\0') return {};
+  std::string file;
+  for (const char c : pinned) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
+    file += keep ? c : '_';
+  }
+  if (file.empty()) file = "trace";
+  std::string path(dir);
+  if (path.back() != '/') path += '/';
+  return path + file + ".html";
+}
+
+std::string trace_html_line(const std::string& path, const std::string& error) {
+  if (path.empty()) return {};
+  if (!error.empty()) return fmt::format("\nThe trace page was not written: {}\n", error);
+  return fmt::format("\nThe trace as a page: {}\n", path);
+}
+
+std::string violation_message(const ExploreResult& result, const std::string& table,
+                              const std::string& page_line, const std::string& pinned) {
+  return fmt::format(
+      "merilo found a violation: {}\n\n{}{}\nPin it with this test, which fails while the bug "
+      "is there:\n\n{}",
+      result.violation.describe(), table, page_line, pinned);
+}
+
+std::string incomplete_message(const ExploreOptions& options, const ExploreResult& result) {
+  return fmt::format(
+      "merilo: the search stopped at max_states={} before checking every world (every world "
+      "within depth {} was checked); raise max_states or shrink the system\n{}",
+      options.max_states, result.depth, result.summary());
+}
+
+std::string replay_message(const Trace& trace, const std::string& what, const std::string& table) {
+  return fmt::format("replay of {}: {}\n\n{}", to_string(trace), what, table);
+}
+
+}  // namespace detail
+}  // namespace merilo::explore

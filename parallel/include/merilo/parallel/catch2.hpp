@@ -1,0 +1,46 @@
+// merilo/parallel/catch2.hpp — Catch2 glue for the parallel tester.
+//
+// One call in a TEST_CASE runs a check and, when it fails, fails the test
+// case at the caller's file and line with the whole report: the cases, the
+// race as a timeline, the checker's explanation and how to reproduce it.
+// The same text as the GoogleTest glue (gtest.hpp).
+//
+// Example:
+//
+//   TEST_CASE("the counter is linearizable") {
+//     merilo::with_catch2::parallel_check(counter::Spec<>{}, {.seed = 42});
+//   }
+//
+// NOTE: this header includes Catch2; link Catch2 yourself (`Catch2::Catch2WithMain`). The library
+// itself (merilo::parallel) never depends on Catch2.
+#ifndef MERILO_PARALLEL_CATCH2_HPP
+#define MERILO_PARALLEL_CATCH2_HPP
+
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <merilo/core/catch2.hpp>
+#include <merilo/parallel/detail/glue.hpp>
+#include <merilo/parallel/parallel.hpp>
+
+namespace merilo::with_catch2 {
+
+/// Runs `parallel::check(spec, config)` and fails the current test case, at
+/// the caller's file and line (leave `file` and `line` alone), on a usage
+/// error or a failing run (with `parallel::report` as the message). Returns
+/// the result for further checks.
+template <class S>
+requires parallel::Spec<std::remove_cvref_t<S>>
+    parallel::CheckResult<parallel::command_t<S>, parallel::response_t<S>> parallel_check(
+        S&& spec, const parallel::CheckConfig& config, const char* file = __builtin_FILE(),
+        int line = __builtin_LINE()) {
+  auto r = parallel::check(std::forward<S>(spec), config);
+  const std::string failure = parallel::detail::glue_failure(r);
+  if (!failure.empty()) core::with_catch2::fail_at(file, line, failure);
+  return r;
+}
+
+}  // namespace merilo::with_catch2
+
+#endif  // MERILO_PARALLEL_CATCH2_HPP

@@ -1,0 +1,48 @@
+// merilo/statem/doctest.hpp — doctest glue for statem.
+//
+// One call in a TEST_CASE runs a check and, when it fails, fails the test
+// case at the caller's file and line with the whole report: seed, run,
+// original and shrunk lists, failing step, violation, shrink statistics and
+// how to reproduce it. A usage error or a health failure (a check whose
+// runs were mostly starved) fails it too. The same text as the GoogleTest
+// glue (gtest.hpp).
+//
+// Example:
+//
+//   TEST_CASE("the queue behaves like its model") {
+//     merilo::with_doctest::statem_check(QueueSpec{}, {.seed = 42, .test_count = 200});
+//   }
+//
+// NOTE: this header includes <doctest/doctest.h>; link doctest yourself (`doctest::doctest`) and
+// define its main in one file. The library itself (merilo::statem) never depends on doctest.
+#ifndef MERILO_STATEM_DOCTEST_HPP
+#define MERILO_STATEM_DOCTEST_HPP
+
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <merilo/core/doctest.hpp>
+#include <merilo/statem/detail/glue.hpp>
+#include <merilo/statem/statem.hpp>
+
+namespace merilo::with_doctest {
+
+/// Runs `statem::check(spec, config)` and fails the current test case, at
+/// the caller's file and line (leave `file` and `line` alone), on a usage
+/// error, a health failure or a failing run (with `statem::report` as the
+/// message). Returns the result for further checks.
+template <class S>
+requires statem::Spec<std::remove_cvref_t<S>>
+    statem::CheckResult<typename std::remove_cvref_t<S>::command_type> statem_check(
+        S&& spec, const statem::CheckConfig& config, const char* file = __builtin_FILE(),
+        int line = __builtin_LINE()) {
+  auto r = statem::check(std::forward<S>(spec), config);
+  const std::string failure = statem::detail::glue_failure(r);
+  if (!failure.empty()) core::with_doctest::fail_at(file, line, failure);
+  return r;
+}
+
+}  // namespace merilo::with_doctest
+
+#endif  // MERILO_STATEM_DOCTEST_HPP

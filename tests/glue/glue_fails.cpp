@@ -1,0 +1,66 @@
+// glue_fails.cpp — every case here fails, the framework's way: each is run
+// alone by a ctest (tests/glue/CMakeLists.txt) that expects the program to
+// fail and its output to hold the failed check at this file's line, the
+// trace and the pinned test (framework.hpp picks Catch2 or doctest).
+#include "framework.hpp"
+
+#include <turnstile/system.hpp>
+
+#include "../parallel/probe.hpp"
+#include "../statem/systems.hpp"
+
+namespace {
+
+using merilo::explore::ViolationKind;
+
+TEST_CASE("explore reports the free pass") {
+  turnstile::System<turnstile::Bug::free_pass> sys;
+  glue::explore(sys, {.max_states = 100});
+}
+
+TEST_CASE("a search cut short fails when it must be complete") {
+  turnstile::System<> sys;
+  glue::explore(sys, {.max_states = 3, .require_complete = true});
+}
+
+TEST_CASE("a replay that breaks a rule fails") {
+  turnstile::System<turnstile::Bug::free_pass> sys;
+  glue::expect_replay_ok(sys, {turnstile::System<>::kPush});
+}
+
+TEST_CASE("a replay that no longer finds the bug fails") {
+  turnstile::System<> fixed;
+  glue::expect_replay_finds(fixed, {turnstile::System<>::kPush}, ViolationKind::invariant);
+}
+
+// The pinned test "explore reports the free pass" prints, pasted verbatim:
+// it fails while the bug is there.
+#if defined(MERILO_GLUE_CATCH2)
+TEST_CASE("explore reports the free pass: pinned invariant") {
+  auto sys = turnstile::System<turnstile::Bug::free_pass>{};
+  merilo::with_catch2::expect_replay_ok(sys, merilo::explore::Trace{1});
+}
+#else
+TEST_CASE("explore reports the free pass: pinned invariant") {
+  auto sys = turnstile::System<turnstile::Bug::free_pass>{};
+  merilo::with_doctest::expect_replay_ok(sys, merilo::explore::Trace{1});
+}
+#endif
+
+TEST_CASE("statem_check reports the shrunk failing list") {
+  glue::statem_check(statem_systems::counter::Spec{}, {.seed = 1});
+}
+
+TEST_CASE("statem_check reports a usage error") {
+  glue::statem_check(statem_systems::counter::Spec{}, {});
+}
+
+TEST_CASE("parallel_check reports the failing case") {
+  probe::Spec spec;
+  spec.hooks->in_finish = [] {
+    return merilo::statem::Violation{"probe.audit", "books do not balance"};
+  };
+  glue::parallel_check(spec, {.seed = 3, .max_shrinks = 5});
+}
+
+}  // namespace
