@@ -59,6 +59,35 @@ enum class Evidence : std::uint8_t {
 /// "in prefix", "raced", "after race", "unrecorded", "no race".
 [[nodiscard]] std::string_view name(Evidence evidence) noexcept;
 
+/// A switch from one branch to another in a controlled race.
+struct Switch {
+  std::int64_t at = 0;       ///< The logical instant (the race's clock).
+  std::size_t from = 0;      ///< The branch that was running.
+  std::size_t to = 0;        ///< The branch that went next.
+  bool preemption = false;   ///< `from` could have gone on.
+  std::string before;        ///< What `from` was about to do ("atomic load of #1").
+};
+
+/// How the failing case was scheduled.
+struct ScheduleStats {
+  Scheduler scheduler = Scheduler::os;  ///< Who decided the interleavings.
+  /// Controlled executions of the case in its last search.
+  std::size_t schedules = 0;
+  /// Scheduler::preemption_bounded: executions with bound 0, 1, ... (the
+  /// last entry is the round that found the failure, if one did).
+  std::vector<std::size_t> per_round;
+  /// Rounds completed: every schedule with at most `rounds_done - 1`
+  /// preemptions was run (0: none).
+  std::size_t rounds_done = 0;
+  bool budget_spent = false;  ///< `CheckConfig::schedules` ran out first.
+  /// The failing schedule: the branch chosen at each decision (a point
+  /// where two or more branches could run), without the trailing choices
+  /// that the default (the running branch goes on) makes anyway.
+  std::vector<std::uint8_t> schedule;
+  std::size_t preemptions = 0;    ///< Preemptions in `schedule`.
+  std::vector<Switch> switches;  ///< Where the failing race changed branch.
+};
+
 /// A branch's next call at the checker's dead end, which could not go next.
 struct StuckCall {
   linearize::CallRef call;  ///< `history` is the branch, `index` the call in it.
@@ -94,6 +123,11 @@ struct FailureCore {
   std::size_t shrinks = 0;     ///< Shrink candidates accepted.
   std::size_t executions = 0;  ///< Executions of this run: repeats, then shrink attempts.
   statem::ShrinkEnd end = statem::ShrinkEnd::converged;  ///< Why shrinking stopped.
+  /// How the shrunk case was scheduled; its failing schedule when controlled.
+  ScheduleStats scheduling;
+  /// The shrunk case as positions in the original one (see `pin_token`).
+  std::vector<std::size_t> shrunk_prefix_at;
+  std::vector<std::vector<std::size_t>> shrunk_branches_at;  ///< See `shrunk_prefix_at`.
 };
 
 /// A failing run, shrunk.

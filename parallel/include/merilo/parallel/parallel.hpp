@@ -89,6 +89,16 @@ struct CheckResult {
   std::size_t executions = 0;
   /// The first failing run, shrunk; empty when every run passed.
   std::optional<Failure<Cmd, Resp>> failure;
+  /// Controlled executions (schedules) of the drawn cases.
+  std::size_t schedules = 0;
+  /// Cases searched by preemption bound, and the number of rounds that
+  /// every one of them completed: when it is k > 0, every schedule with at
+  /// most k - 1 preemptions of each of those cases was checked.
+  std::size_t bounded_cases = 0;
+  std::size_t rounds_done = 0;  ///< See `bounded_cases`.
+  /// Cases run free (their system reached no merilo::sync operation, or
+  /// `Scheduler::os`).
+  std::size_t free_cases = 0;
 
   /// No usage error and no failure.
   [[nodiscard]] bool ok() const noexcept { return error.empty() && !failure; }

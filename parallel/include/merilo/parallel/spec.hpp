@@ -74,6 +74,16 @@ inline constexpr std::string_view kNotLinearizableTag = "statem.not_linearizable
 inline constexpr std::string_view kUndecidedTag = "statem.undecided";
 /// A branch was still running when `CheckConfig::deadline` passed.
 inline constexpr std::string_view kTimeoutTag = "statem.timeout";
+/// Under a controlled scheduler, every unfinished branch was blocked.
+inline constexpr std::string_view kDeadlockTag = "statem.deadlock";
+/// Under a controlled scheduler, an execution reached
+/// `CheckConfig::max_steps` scheduling points.
+inline constexpr std::string_view kLivelockTag = "statem.livelock";
+/// Under a controlled scheduler, the same schedule made the system take
+/// other decisions: it depends on something merilo does not control.
+inline constexpr std::string_view kNondeterministicTag = "statem.nondeterministic";
+/// PCT depths are at most this.
+inline constexpr std::size_t kMaxPctDepth = 16;
 /// Generation ended with fewer than two non-empty branches: nothing raced.
 inline constexpr std::string_view kNoRaceTag = "statem.no_race";
 
@@ -149,6 +159,31 @@ struct Case {
   friend bool operator==(const Case&, const Case&) = default;
 };
 
+/// Who decides the interleaving of a race.
+///
+/// The controlled schedulers need a system written against merilo::sync
+/// (merilo/parallel/sync.hpp): its operations are where they switch threads.
+enum class Scheduler : std::uint8_t {
+  /// `preemption_bounded` for a case whose first controlled execution
+  /// reached a merilo::sync operation; `os` for one that did not.
+  automatic,
+  /// Every schedule with 0 preemptions, then 1, ... up to
+  /// `CheckConfig::preemption_bound` (CHESS): the first failing schedule
+  /// has the fewest preemptions. At most `CheckConfig::schedules` per case.
+  preemption_bounded,
+  /// `CheckConfig::schedules` schedules per case, each a PCT draw
+  /// (random priorities with `pct_depth - 1` change points).
+  pct,
+  /// `CheckConfig::schedules` schedules per case, each choice uniform.
+  random,
+  /// No control: the threads run free, released together; `repeat`
+  /// executions per case. For systems that cannot use merilo::sync.
+  os,
+};
+
+/// "automatic", "preemption-bounded", "pct", "random", "os".
+[[nodiscard]] std::string_view name(Scheduler scheduler) noexcept;
+
 /// How a check runs. Build it with designated initialisers:
 ///   parallel::CheckConfig{.seed = 42, .test_count = 200}
 ///
@@ -168,13 +203,29 @@ struct CheckConfig {
   /// Each branch has a length drawn uniformly in [1, max_branch] (clamped
   /// into 1..6) before admissibility may trim it.
   std::size_t max_branch = 4;
-  /// Executions the shrinker may spend (retries included).
+  /// Executions the shrinker may spend (retries included). Under a
+  /// controlled scheduler each candidate's whole schedule search counts as
+  /// one.
   std::size_t max_shrinks = 500;
-  /// Executions of a shrink candidate before it is given up: it is
-  /// accepted as soon as one of them fails with the original tag. 0 is
-  /// treated as 1.
+  /// Executions of a shrink candidate before it is given up, when the
+  /// threads run free: it is accepted as soon as one of them fails with the
+  /// original tag. 0 is treated as 1. (Under control a candidate's
+  /// schedules are searched instead: it fails or not, deterministically.)
   std::size_t shrink_retries = 10;
-  /// Executions of a generated case before it counts as passing; at least 1.
+  /// Who decides the interleavings (see `Scheduler`).
+  Scheduler scheduler = Scheduler::automatic;
+  /// The largest preemption count `Scheduler::preemption_bounded` tries.
+  std::size_t preemption_bound = 2;
+  /// Controlled executions of one case at most (each a schedule); at least 1.
+  std::size_t schedules = 2000;
+  /// PCT's depth: the bugs it aims at need this many ordering constraints
+  /// (1..kMaxPctDepth).
+  std::size_t pct_depth = 3;
+  /// Scheduling points one controlled execution may reach before it is a
+  /// livelock; at least 1.
+  std::size_t max_steps = 100'000;
+  /// Executions of a generated case before it counts as passing, when the
+  /// threads run free (`Scheduler::os`); at least 1.
   std::size_t repeat = 3;
   /// Asked before each shrink execution; `stop_shrinking` keeps the best
   /// case so far. Empty means always keep shrinking.

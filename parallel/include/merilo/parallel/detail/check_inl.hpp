@@ -18,6 +18,20 @@ namespace merilo::parallel {
 
 namespace detail {
 
+/// Adds a passing or failing case's scheduling to the check's totals.
+template <class Cmd, class Resp>
+void note_schedules(CheckResult<Cmd, Resp>& result, const ScheduleStats& stats) {
+  if (stats.scheduler == Scheduler::os) {
+    ++result.free_cases;
+    return;
+  }
+  result.schedules += stats.schedules;
+  if (stats.scheduler != Scheduler::preemption_bounded) return;
+  ++result.bounded_cases;
+  const std::size_t proved = stats.rounds_done;  // rounds 0..proved-1 complete
+  if (result.bounded_cases == 1 || proved < result.rounds_done) result.rounds_done = proved;
+}
+
 /// Runs [first, last) (config checked and clamped) into `result`.
 template <class S>
 void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::size_t first,
@@ -56,19 +70,21 @@ void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::s
       result.failure = std::move(f);
       return;
     }
-    for (std::size_t rep = 0; rep < config.repeat; ++rep) {
-      auto o = execute(spec, crew, config, drawn.c);
-      ++f.executions;
-      ++result.executions;
-      if (!o.violation) continue;
-      take_evidence(f, std::move(o));
-      f.original_violation = f.violation;
-      const std::size_t before = f.executions;
-      shrink(spec, crew, config, f);
-      result.executions += f.executions - before;
-      result.failure = std::move(f);
-      return;
-    }
+    auto r = run_case(spec, crew, config, drawn.c, run, config.repeat,
+                      [](const statem::Violation&) { return true; });
+    f.executions += r.executions;
+    result.executions += r.executions;
+    note_schedules(result, r.stats);
+    if (!r.failure) continue;
+    const Case<std::size_t> at = positions_of(drawn.c);
+    take_evidence(f, std::move(*r.failure));
+    take_case(f, std::move(r.stats), at);
+    f.original_violation = f.violation;
+    const std::size_t before = f.executions;
+    shrink(spec, crew, config, f, at);
+    result.executions += f.executions - before;
+    result.failure = std::move(f);
+    return;
   }
 }
 

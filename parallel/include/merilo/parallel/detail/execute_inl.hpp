@@ -1,6 +1,8 @@
 // merilo/parallel/detail/execute_inl.hpp — one execution of a case: a fresh
-// system, the prefix call by call, the race on the crew, the checker's
-// verdict, `finish`, and `teardown` unless a thread is still running.
+// system, the prefix call by call, the race on the crew (free, or under a
+// controller that picks who runs at every merilo::sync operation), the
+// checker's verdict, `finish`, and `teardown` unless a thread is still
+// running.
 #ifndef MERILO_PARALLEL_DETAIL_EXECUTE_INL_HPP
 #define MERILO_PARALLEL_DETAIL_EXECUTE_INL_HPP
 
@@ -14,10 +16,12 @@
 #include <utility>
 #include <vector>
 
+#include <merilo/parallel/detail/controller.hpp>
 #include <merilo/parallel/detail/crew.hpp>
 #include <merilo/parallel/detail/generate_inl.hpp>
 #include <merilo/parallel/detail/judge.hpp>
 #include <merilo/parallel/failure.hpp>
+#include <merilo/parallel/sync.hpp>
 #include <merilo/statem/guard.hpp>
 
 namespace merilo::parallel::detail {
@@ -35,6 +39,11 @@ struct Outcome {
   std::vector<StuckCall> stuck;
   std::vector<std::size_t> unfinished;
   bool left_alive = false;
+  /// Controlled executions: the decisions made (the schedule), and how many
+  /// merilo::sync operations the branches reached.
+  bool controlled = false;
+  std::vector<Decision> decisions;
+  std::size_t sync_points = 0;
 };
 
 /// Nanoseconds on the steady clock.
@@ -53,18 +62,25 @@ struct Arena {
   std::vector<std::vector<command_of<S>>> branches;
   std::vector<History<command_of<S>, response_of<S>>> histories;  // one per branch
   std::vector<MaybeViolation> crashes;                            // one per branch
+  std::shared_ptr<Controller> controller;                         // a controlled race only
 };
 
 /// Runs branch `b` of `arena` (on a crew thread); stops at a crash.
+/// Under control the instants are logical (the controller's clock), and the
+/// start of each call is a scheduling point.
 template <class S>
 void run_branch(Arena<S>& arena, std::size_t b) noexcept {
   auto& history = arena.histories[b];
+  Controller* ctl = arena.controller.get();
   for (const command_of<S>& cmd : arena.branches[b]) {
     try {
-      const std::int64_t invoked = now_ns();
+      if (ctl != nullptr) ctl->point(SyncOp::call, nullptr);
+      const std::int64_t invoked = ctl != nullptr ? ctl->tick() : now_ns();
       response_of<S> response = arena.spec->run(*arena.sut, cmd);
-      const std::int64_t returned = now_ns();
+      const std::int64_t returned = ctl != nullptr ? ctl->tick() : now_ns();
       history.push_back({cmd, std::move(response), invoked, returned});
+    } catch (const sync::Cancelled&) {
+      return;  // the controlled run ended (a deadlock); the verdict says so
     } catch (...) {
       try {
         arena.crashes[b] = statem::crash_violation("run", std::current_exception());
@@ -87,22 +103,64 @@ void tear_down(S& spec, std::optional<sut_of<S>>& sut) noexcept {
   }
 }
 
+/// The verdict of a controlled race that did not end with every branch
+/// done: a deadlock, a livelock or a schedule that no longer fits.
+inline MaybeViolation controlled_verdict(const Controller& ctl) {
+  switch (ctl.status()) {
+    case RunStatus::deadlock:
+      return statem::Violation{std::string(kDeadlockTag),
+                               "every unfinished branch is blocked: " + ctl.description()};
+    case RunStatus::livelock:
+      return statem::Violation{std::string(kLivelockTag), ctl.description()};
+    case RunStatus::running:
+    case RunStatus::finished:
+    case RunStatus::dropped:
+      break;
+  }
+  if (ctl.diverged()) {
+    return statem::Violation{
+        std::string(kNondeterministicTag),
+        "the system reached other scheduling points under the same schedule: it depends on "
+        "something merilo does not control (the clock, a plain thread, a random draw, state "
+        "shared between systems)"};
+  }
+  return std::nullopt;
+}
+
 /// Runs the branches on `crew` and judges them; fills `out`. The system is
-/// in `arena`; the caller tears it down unless `out.left_alive`.
+/// in `arena`; the caller tears it down unless `out.left_alive`. With a
+/// `chooser` the branches run one at a time under a `Controller`.
 template <class S>
 void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig& config,
-          const model_of<S>& model, Outcome<command_of<S>, response_of<S>>& out) {
+          const model_of<S>& model, const Chooser* chooser,
+          Outcome<command_of<S>, response_of<S>>& out) {
   const std::size_t n = arena->branches.size();
   arena->histories.resize(n);
   arena->crashes.resize(n);
   for (std::size_t b = 0; b < n; ++b) arena->histories[b].reserve(arena->branches[b].size());
+  if (chooser != nullptr) {
+    arena->controller = std::make_shared<Controller>(n, *chooser, config.max_steps);
+  }
   std::vector<std::function<void()>> tasks;
   tasks.reserve(n);
   for (std::size_t b = 0; b < n; ++b) {
-    tasks.emplace_back([arena, b] { run_branch(*arena, b); });
+    tasks.emplace_back([arena, b] {
+      Controller* ctl = arena->controller.get();
+      if (ctl != nullptr) ctl->enter(b);
+      run_branch(*arena, b);
+      if (ctl != nullptr) ctl->leave(b);
+    });
   }
   const RaceEnd end =
       crew.race(std::move(tasks), std::chrono::steady_clock::now() + config.deadline);
+  Controller* ctl = arena->controller.get();
+  const std::uint8_t had_turn = ctl != nullptr ? ctl->running() : kNoThread;
+  if (ctl != nullptr) {
+    if (!end.all()) ctl->drop();
+    out.controlled = true;
+    out.decisions = ctl->decisions();
+    out.sync_points = ctl->sync_points();
+  }
   for (std::size_t b = 0; b < n; ++b) {
     if (!end.finished[b]) out.unfinished.push_back(b);
   }
@@ -111,6 +169,26 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
     if (end.finished[b] && arena->crashes[b]) {
       out.violation = arena->crashes[b];
       out.evidence = Evidence::unrecorded;
+      return;
+    }
+  }
+  if (out.left_alive && had_turn != kNoThread) {
+    out.violation = statem::Violation{
+        std::string(kTimeoutTag),
+        "branch " + std::to_string(had_turn) + " had the turn and reached no scheduling point in " +
+            std::to_string(
+                std::chrono::duration_cast<std::chrono::milliseconds>(config.deadline).count()) +
+            " ms (a loop without merilo::sync operations, or a blocking call merilo does not "
+            "control: a std::mutex, I/O, a sleep); its thread was abandoned and the system left "
+            "alive (not torn down)"};
+    out.evidence = Evidence::unrecorded;
+    return;
+  }
+  if (ctl != nullptr) {
+    if (MaybeViolation v = controlled_verdict(*ctl)) {
+      out.violation = std::move(v);
+      out.evidence = Evidence::unrecorded;
+      if (!out.left_alive) out.histories = arena->histories;  // the calls that returned
       return;
     }
   }
@@ -155,11 +233,13 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
   out.stuck = j.stuck;
 }
 
-/// One execution of `c` (see the top of this file).
+/// One execution of `c` (see the top of this file); controlled when
+/// `chooser` is given.
 template <class S>
 Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, Crew& crew,
                                                const CheckConfig& config,
-                                               const Case<command_of<S>>& c) {
+                                               const Case<command_of<S>>& c,
+                                               const Chooser* chooser = nullptr) {
   Outcome<command_of<S>, response_of<S>> out;
   S& s = *spec;
   std::optional<model_of<S>> model;
@@ -193,7 +273,7 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   }
 
   arena->branches = c.branches;
-  race(arena, crew, config, *model, out);
+  race(arena, crew, config, *model, chooser, out);
   if (out.left_alive) return out;  // never tear down under a running thread
   if (!out.violation) {
     out.evidence = Evidence::after_race;
