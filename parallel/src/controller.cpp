@@ -206,6 +206,10 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
       return;
     }
   }
+  // Fairness: a thread that went on at kFairSteps decisions in a row while
+  // others could run is switched away from as if it had yielded (a spin
+  // loop without a yield would otherwise starve the thread it waits for).
+  if (me != kNoThread && run_length_ >= kFairSteps) yielded = true;
   Decision d;
   d.runnable = mask;
   d.current = me;
@@ -221,6 +225,7 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
     chosen = chooser_.pick(d, decisions_.size());
     d.chosen = chosen;
     decisions_.push_back(d);
+    run_length_ = chosen == me ? run_length_ + 1 : 0;
   }
   running_ = chosen;
   if (chosen != me) cv_.notify_all();

@@ -92,7 +92,8 @@ void ScheduleSearch::record(const std::vector<Decision>& decisions) {
   for (std::size_t i = 0; i < known && i < decisions.size(); ++i) {
     const Decision& was = path_[i].decision;
     const Decision& now = decisions[i];
-    if (was.runnable != now.runnable || was.current != now.current || now.chosen != was.chosen) {
+    if (was.runnable != now.runnable || was.current != now.current || was.op != now.op ||
+        now.chosen != was.chosen) {
       diverged_ = true;
     }
   }

@@ -26,6 +26,7 @@
 
 #include <gtest/gtest.h>
 
+#include <merilo/core/type_name.hpp>
 #include <merilo/explore/explore.hpp>
 #include <merilo/explore/replay.hpp>
 #include <merilo/fsm/total.hpp>
@@ -33,18 +34,6 @@
 namespace merilo::testing {
 
 namespace detail {
-
-/// The name of `T` as the compiler spells it, e.g. "turnstile::System".
-template <class T>
-std::string type_name() {
-  std::string_view f = __PRETTY_FUNCTION__;
-  const std::string_view key = "T = ";
-  auto start = f.find(key);
-  if (start == std::string_view::npos) return "System";
-  start += key.size();
-  auto end = f.find_first_of(";]", start);
-  return std::string(f.substr(start, end - start));
-}
 
 /// "<TestName>_<kind>" for the current gtest test ("Pinned_<kind>" outside
 /// one).
@@ -76,7 +65,7 @@ explore::ExploreResult explore(S& sys, const explore::ExploreOptions& options,
                                << "\nPin it with this test, which fails while the bug is there:\n\n"
                                << explore::replay_test(
                                       "Replay", detail::pinned_name(r.violation.kind),
-                                      detail::type_name<S>() + "{}", r.violation.trace);
+                                      core::type_name<S>() + "{}", r.violation.trace);
   } else if (options.require_complete && !r.complete) {
     ADD_FAILURE_AT(file, line) << "merilo: the search stopped at max_states=" << options.max_states
                                << " before checking every world (every world within depth "

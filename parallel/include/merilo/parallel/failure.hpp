@@ -141,7 +141,37 @@ struct Failure : FailureCore {
   std::vector<History<Cmd, Resp>> histories;
 };
 
+/// A token that pins the shrunk case of `failure` and, when it was found
+/// under a controlled scheduler, its failing schedule:
+/// `replay(spec, token)` runs exactly that case under exactly that
+/// schedule. It names the seed, the run and the generation settings (the
+/// original case is drawn again from them), the shrunk case as positions
+/// in the original, and the schedule:
+///
+///   p1:SEED:RUN:BRANCHES:MAX_PREFIX:MAX_BRANCH:PREFIX:BRANCH/BRANCH...:SCHEDULE
+///
+/// where PREFIX and each BRANCH are positions joined by '.', and SCHEDULE is
+/// the branch chosen at each decision (one digit each) or "free" for a
+/// failure found with free threads (whose replay is not exact).
+[[nodiscard]] std::string pin_token(const FailureCore& failure);
+
 namespace detail {
+
+/// A parsed pin token (see `pin_token`).
+struct Pin {
+  std::uint64_t seed = 0;
+  std::size_t run = 0;
+  std::size_t branches = 0;
+  std::size_t max_prefix = 0;
+  std::size_t max_branch = 0;
+  std::vector<std::size_t> prefix_at;
+  std::vector<std::vector<std::size_t>> branches_at;
+  bool controlled = false;
+  std::vector<std::uint8_t> schedule;
+};
+
+/// Parses `token` into `pin`; returns "" or what is wrong with it.
+[[nodiscard]] std::string parse_pin(std::string_view token, Pin& pin);
 
 /// A call with its command and response already in words.
 struct CallText {

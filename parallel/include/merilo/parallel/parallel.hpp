@@ -64,6 +64,7 @@
 #include <cstddef>      // std::size_t
 #include <optional>     // CheckResult::failure
 #include <string>       // usage errors
+#include <string_view>  // pin tokens
 #include <type_traits>  // std::remove_cvref_t
 
 #include <merilo/parallel/failure.hpp>
@@ -133,6 +134,18 @@ template <class S>
 requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] Generated<command_t<S>> generate_case(S&& spec, const CheckConfig& config,
                                                     std::size_t run);
+
+/// Runs the case and schedule a failure's `pin_token` names, once (a
+/// token of a failure found with free threads: up to
+/// `config.shrink_retries` free executions). `config` gives the deadline,
+/// budgets and limits; the seed and generation settings come from the
+/// token. The result has a failure while the bug is there; a token that no
+/// longer fits the spec (it draws another case for the run) is a usage
+/// error.
+template <class S>
+requires Spec<std::remove_cvref_t<S>>
+[[nodiscard]] CheckResult<command_t<S>, response_t<S>> replay(S&& spec, std::string_view token,
+                                                              const CheckConfig& config = {});
 
 namespace detail {
 /// The usage error of `config` ("" when it is usable).

@@ -62,6 +62,9 @@ enum class SyncOp : std::uint8_t {
 
 /// The thread count a controlled run supports (a thread set is a bit mask).
 inline constexpr std::size_t kMaxControlledThreads = 8;
+/// Decisions in a row at which a thread may go on while another could run,
+/// before the default switches away from it (fairness for spin loops).
+inline constexpr std::size_t kFairSteps = 64;
 /// `Decision::current` when no thread was running (the first decision).
 inline constexpr std::uint8_t kNoThread = 0xff;
 
@@ -197,6 +200,7 @@ class Controller {
   std::size_t arrived_ = 0;
   std::size_t steps_ = 0;
   std::size_t sync_points_ = 0;
+  std::size_t run_length_ = 0;
   std::int64_t clock_ = 0;
   std::uint64_t block_seq_ = 0;
   std::uint8_t running_ = kNoThread;
