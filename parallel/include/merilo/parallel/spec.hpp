@@ -40,7 +40,9 @@
 // (docs/examples/parallel_counter.cpp is this spec, complete and compiled.)
 //
 // NOTE: `run` is called concurrently, from the runner's threads, on one
-// spec object and one system; every other callback is called from the
+// spec object and one system; the prefix's `run` calls and `finish` are
+// also made on a runner thread (one at a time, so a call that never
+// returns can be abandoned); every other callback is called from the
 // thread that called `check`, one at a time. The model must be a
 // `linearize::Model` (copyable, `==`, hashable by its bytes or `feed`):
 // the checker remembers the states it has ruled out.
@@ -72,7 +74,8 @@ inline constexpr std::string_view kNotLinearizableTag = "statem.not_linearizable
 /// The checker spent `CheckConfig::search_budget` before deciding (a failure,
 /// never a pass).
 inline constexpr std::string_view kUndecidedTag = "statem.undecided";
-/// A branch was still running when `CheckConfig::deadline` passed.
+/// A branch, a prefix call or `finish` was still running when
+/// `CheckConfig::deadline` passed.
 inline constexpr std::string_view kTimeoutTag = "statem.timeout";
 /// Generation ended with fewer than two non-empty branches: nothing raced.
 inline constexpr std::string_view kNoRaceTag = "statem.no_race";
@@ -179,8 +182,9 @@ struct CheckConfig {
   /// Asked before each shrink execution; `stop_shrinking` keeps the best
   /// case so far. Empty means always keep shrinking.
   std::function<statem::ShrinkStop()> shrink_stop = nullptr;
-  /// How long the branches of one race may run (the prefix is not bounded);
-  /// positive.
+  /// How long the branches of one race may run; the prefix as a whole, and
+  /// `finish`, each have the same bound. Positive; `nanoseconds::max()`
+  /// means no deadline (the arithmetic saturates).
   std::chrono::nanoseconds deadline = std::chrono::seconds(10);
   /// Postcondition evaluations the linearizability checker may spend on one
   /// race; at least 1.
