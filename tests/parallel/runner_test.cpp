@@ -262,6 +262,18 @@ TEST(ParallelRunner, RefusesReentryFromARacingThreadAndFromTheCheckingThread) {
   EXPECT_FALSE(merilo::core::inside_merilo());
 }
 
+TEST(ParallelRunner, CheckRunOfTheLastRunIndexRunsIt) {
+  // run + 1 overflowed to 0, so check_run(…, SIZE_MAX) ran nothing and passed.
+  probe::Spec spec;
+  spec.hooks->in_finish = [] {
+    return merilo::parallel::MaybeViolation{st::Violation{"probe.finish", "always"}};
+  };
+  const auto r = parallel::check_run(spec, {.seed = 1, .max_shrinks = 0}, SIZE_MAX);
+  EXPECT_EQ(r.runs, 1U);
+  ASSERT_TRUE(r.failure.has_value()) << r.error;
+  EXPECT_EQ(r.failure->run, SIZE_MAX);
+}
+
 TEST(ParallelRunner, UsageErrorsNameTheFieldAndRunNothing) {
   probe::Spec spec;
   const auto expect_error = [&](const parallel::CheckConfig& config, const std::string& field) {
@@ -276,6 +288,9 @@ TEST(ParallelRunner, UsageErrorsNameTheFieldAndRunNothing) {
   expect_error({.seed = 1, .repeat = 0}, "Config::repeat");
   expect_error({.seed = 1, .deadline = std::chrono::nanoseconds(0)}, "Config::deadline");
   expect_error({.seed = 1, .search_budget = 0}, "Config::search_budget");
+  // 2^40 ran for minutes and took half a gigabyte before this limit.
+  expect_error({.seed = 1, .max_prefix = std::size_t{1} << 40},
+               "CheckConfig::max_prefix is 1099511627776, above the limit of 10000");
   EXPECT_NE(parallel::generate_case(spec, {}, 0).error.find("Config::seed"), std::string::npos);
   EXPECT_EQ(spec.hooks->built.load(), 0);
 }

@@ -93,6 +93,9 @@ inline constexpr std::size_t kMaxBranchLength = 6;
 inline constexpr std::size_t kMaxInterleavings = 10'000;
 /// Redraws of the branches after the first draw, before trimming.
 inline constexpr std::size_t kMaxRedraws = 8;
+/// The largest `CheckConfig::max_prefix` a check accepts (each prefix call
+/// is a hand-off to a runner thread; a longer prefix is a usage error).
+inline constexpr std::size_t kMaxPrefixLimit = 10'000;
 
 /// What the parallel tester needs to know about a system under test.
 ///
@@ -166,7 +169,8 @@ struct CheckConfig {
   std::size_t test_count = 100;
   /// Branches per case (2 or 3; clamped).
   std::size_t branches = 2;
-  /// The prefix has a length drawn uniformly in [0, max_prefix].
+  /// The prefix has a length drawn uniformly in [0, max_prefix];
+  /// max_prefix is at most kMaxPrefixLimit.
   std::size_t max_prefix = 6;
   /// Each branch has a length drawn uniformly in [1, max_branch] (clamped
   /// into 1..6) before admissibility may trim it.
