@@ -62,6 +62,11 @@ std::string config_error(const CheckConfig& config) {
   if (config.search_budget == 0) {
     return "merilo::parallel: CheckConfig::search_budget must be at least 1";
   }
+  if (config.max_prefix > kMaxPrefixLimit) {
+    return "merilo::parallel: CheckConfig::max_prefix is " + std::to_string(config.max_prefix) +
+           ", above the limit of " + std::to_string(kMaxPrefixLimit) +
+           " commands (kMaxPrefixLimit)";
+  }
   return {};
 }
 

@@ -115,7 +115,12 @@ RaceEnd Crew::race(std::vector<std::function<void()>> tasks,
   RaceEnd end;
   {
     std::unique_lock lock(race->mu);
-    race->cv.wait_until(lock, deadline, [&] { return race->done == n; });
+    const auto all_done = [&] { return race->done == n; };
+    if (deadline == std::chrono::steady_clock::time_point::max()) {
+      race->cv.wait(lock, all_done);  // no deadline: never hand the clock a time it cannot add to
+    } else {
+      race->cv.wait_until(lock, deadline, all_done);
+    }
     end.finished = race->finished;
   }
   // Abandon the threads still running: detached, each finishes its task

@@ -161,6 +161,12 @@ std::string validate(const CheckConfig& config, bool needs_test_count) {
     return "merilo::statem: CheckConfig::max_commands is 0; lists need room for at least 1 "
            "command";
   }
+  if (config.max_commands > kMaxCommandsLimit) {
+    return fmt::format(
+        "merilo::statem: CheckConfig::max_commands is {}, above the limit of {} commands "
+        "(kMaxCommandsLimit)",
+        config.max_commands, kMaxCommandsLimit);
+  }
   return "";
 }
 

@@ -45,10 +45,14 @@
 // pause inside it for a test to catch it reliably.
 //
 // NOTE: C++ cannot stop a thread. A branch still running at
-// `config.deadline` fails the run as `statem.timeout`; the stuck thread is
-// abandoned, and its system is left alive (no `teardown`, no destructor)
-// until the stuck call returns, if it ever does. The check itself returns
-// and the test process carries on. The spec is copied (or moved) once per
+// `config.deadline` fails the run as `statem.timeout`, and so does a prefix
+// that has not finished by then (evidence "in prefix") or a `finish` that
+// has not returned: every call into the system runs on a runner thread,
+// never on the checking thread. The stuck thread is abandoned, and its
+// system is left alive (no `teardown`, no destructor) until the stuck call
+// returns, if it ever does. The check itself returns and the test process
+// carries on. (The other callbacks, which see only models and generators,
+// plus `new_sut` and `teardown`, run on the checking thread unbounded.) The spec is copied (or moved) once per
 // check into storage the threads share, so the stuck call's spec outlives
 // `check` too.
 //

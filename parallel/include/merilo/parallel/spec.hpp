@@ -40,7 +40,9 @@
 // (docs/examples/parallel_counter.cpp is this spec, complete and compiled.)
 //
 // NOTE: `run` is called concurrently, from the runner's threads, on one
-// spec object and one system; every other callback is called from the
+// spec object and one system; the prefix's `run` calls and `finish` are
+// also made on a runner thread (one at a time, so a call that never
+// returns can be abandoned); every other callback is called from the
 // thread that called `check`, one at a time. The model must be a
 // `linearize::Model` (copyable, `==`, hashable by its bytes or `feed`):
 // the checker remembers the states it has ruled out.
@@ -72,7 +74,8 @@ inline constexpr std::string_view kNotLinearizableTag = "statem.not_linearizable
 /// The checker spent `CheckConfig::search_budget` before deciding (a failure,
 /// never a pass).
 inline constexpr std::string_view kUndecidedTag = "statem.undecided";
-/// A branch was still running when `CheckConfig::deadline` passed.
+/// A branch, a prefix call or `finish` was still running when
+/// `CheckConfig::deadline` passed.
 inline constexpr std::string_view kTimeoutTag = "statem.timeout";
 /// Under a controlled scheduler, every unfinished branch was blocked.
 inline constexpr std::string_view kDeadlockTag = "statem.deadlock";
@@ -100,6 +103,9 @@ inline constexpr std::size_t kMaxBranchLength = 6;
 inline constexpr std::size_t kMaxInterleavings = 10'000;
 /// Redraws of the branches after the first draw, before trimming.
 inline constexpr std::size_t kMaxRedraws = 8;
+/// The largest `CheckConfig::max_prefix` a check accepts (each prefix call
+/// is a hand-off to a runner thread; a longer prefix is a usage error).
+inline constexpr std::size_t kMaxPrefixLimit = 10'000;
 
 /// What the parallel tester needs to know about a system under test.
 ///
@@ -198,7 +204,8 @@ struct CheckConfig {
   std::size_t test_count = 100;
   /// Branches per case (2 or 3; clamped).
   std::size_t branches = 2;
-  /// The prefix has a length drawn uniformly in [0, max_prefix].
+  /// The prefix has a length drawn uniformly in [0, max_prefix];
+  /// max_prefix is at most kMaxPrefixLimit.
   std::size_t max_prefix = 6;
   /// Each branch has a length drawn uniformly in [1, max_branch] (clamped
   /// into 1..6) before admissibility may trim it.
@@ -230,8 +237,9 @@ struct CheckConfig {
   /// Asked before each shrink execution; `stop_shrinking` keeps the best
   /// case so far. Empty means always keep shrinking.
   std::function<statem::ShrinkStop()> shrink_stop = nullptr;
-  /// How long the branches of one race may run (the prefix is not bounded);
-  /// positive.
+  /// How long the branches of one race may run; the prefix as a whole, and
+  /// `finish`, each have the same bound. Positive; `nanoseconds::max()`
+  /// means no deadline (the arithmetic saturates).
   std::chrono::nanoseconds deadline = std::chrono::seconds(10);
   /// Postcondition evaluations the linearizability checker may spend on one
   /// race; at least 1.

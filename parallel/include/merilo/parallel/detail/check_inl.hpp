@@ -19,6 +19,7 @@ namespace merilo::parallel {
 
 namespace detail {
 
+<<<<<<< HEAD
 /// Adds a passing or failing case's scheduling to the check's totals.
 template <class Cmd, class Resp>
 void note_schedules(CheckResult<Cmd, Resp>& result, const ScheduleStats& stats) {
@@ -34,13 +35,18 @@ void note_schedules(CheckResult<Cmd, Resp>& result, const ScheduleStats& stats) 
 }
 
 /// Runs [first, last) (config checked and clamped) into `result`.
+=======
+/// Runs `count` runs from `first` (config checked and clamped) into
+/// `result`. A count, not an end, so that run SIZE_MAX is a run too.
+>>>>>>> rel-par
 template <class S>
 void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::size_t first,
-               std::size_t last, CheckResult<command_of<S>, response_of<S>>& result) {
+               std::size_t count, CheckResult<command_of<S>, response_of<S>>& result) {
   using Cmd = command_of<S>;
   using Resp = response_of<S>;
   Crew crew;
-  for (std::size_t run = first; run < last; ++run) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t run = first + i;
     ++result.runs;
     Drawn<Cmd> drawn = draw_case(*spec, config, run);
     Failure<Cmd, Resp> f;
@@ -92,9 +98,9 @@ void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::s
 template <class S>
 CheckResult<command_of<S>, response_of<S>> check_range(std::shared_ptr<S> spec,
                                                        const CheckConfig& config, std::size_t first,
-                                                       std::size_t last) {
+                                                       std::size_t count) {
   CheckResult<command_of<S>, response_of<S>> result;
-  run_range(spec, config, first, last, result);
+  run_range(spec, config, first, count, result);
   return result;
 }
 
@@ -131,7 +137,7 @@ requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> c
   }
   core::EntryGuard guard;
   const CheckConfig c = detail::clamped(config);
-  return detail::check_range(std::make_shared<Spec_>(std::forward<S>(spec)), c, run, run + 1);
+  return detail::check_range(std::make_shared<Spec_>(std::forward<S>(spec)), c, run, 1);
 }
 
 template <class S>

@@ -46,7 +46,8 @@ class Crew {
   Crew& operator=(const Crew&) = delete;
 
   /// Runs `tasks[i]` on thread i, all released at once; returns when all
-  /// finished or at `deadline`, whichever comes first.
+  /// finished or at `deadline`, whichever comes first
+  /// (`time_point::max()` waits for all).
   RaceEnd race(std::vector<std::function<void()>> tasks,
                std::chrono::steady_clock::time_point deadline);
 

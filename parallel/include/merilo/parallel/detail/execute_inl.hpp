@@ -1,8 +1,18 @@
 // merilo/parallel/detail/execute_inl.hpp — one execution of a case: a fresh
+<<<<<<< HEAD
 // system, the prefix call by call, the race on the crew (free, or under a
 // controller that picks who runs at every merilo::sync operation), the
 // checker's verdict, `finish`, and `teardown` unless a thread is still
 // running.
+=======
+// system, the prefix call by call, the race on the crew, the checker's
+// verdict, `finish`, and `teardown` unless a thread is still running.
+//
+// Every call into the system (`run` in the prefix and in the race, and
+// `finish`) runs on a crew thread under a deadline, never on the checking
+// thread: a call that never returns is abandoned with its thread and
+// reported as `statem.timeout`, so no case can hang the check.
+>>>>>>> rel-par
 #ifndef MERILO_PARALLEL_DETAIL_EXECUTE_INL_HPP
 #define MERILO_PARALLEL_DETAIL_EXECUTE_INL_HPP
 
@@ -62,8 +72,44 @@ struct Arena {
   std::vector<std::vector<command_of<S>>> branches;
   std::vector<History<command_of<S>, response_of<S>>> histories;  // one per branch
   std::vector<MaybeViolation> crashes;                            // one per branch
+<<<<<<< HEAD
   std::shared_ptr<Controller> controller;                         // a controlled race only
+=======
+  std::optional<response_of<S>> solo_response;  // a prefix call's response
+  MaybeViolation solo_verdict;                  // a prefix call's crash, or finish's verdict
+>>>>>>> rel-par
 };
+
+/// `now + span` on the steady clock, saturated at the clock's largest time
+/// point (a span of `nanoseconds::max()` would overflow the addition).
+inline std::chrono::steady_clock::time_point deadline_after(
+    std::chrono::steady_clock::time_point now, std::chrono::nanoseconds span) noexcept {
+  using Clock = std::chrono::steady_clock;
+  const Clock::duration room = Clock::time_point::max() - now;
+  if (span >= std::chrono::duration_cast<std::chrono::nanoseconds>(room)) {
+    return Clock::time_point::max();
+  }
+  return now + std::chrono::duration_cast<Clock::duration>(span);
+}
+
+/// Runs `task` alone on a crew thread until `deadline`; false when it
+/// missed it (its thread was abandoned).
+inline bool run_bounded(Crew& crew, std::function<void()> task,
+                        std::chrono::steady_clock::time_point deadline) {
+  std::vector<std::function<void()>> tasks;
+  tasks.push_back(std::move(task));
+  return crew.race(std::move(tasks), deadline).all();
+}
+
+/// The timeout of a call that missed `config.deadline`; `what` says which.
+inline statem::Violation timeout_violation(const std::string& what, const CheckConfig& config) {
+  return statem::Violation{
+      std::string(kTimeoutTag),
+      what + " still running after " +
+          std::to_string(
+              std::chrono::duration_cast<std::chrono::milliseconds>(config.deadline).count()) +
+          " ms; the thread was abandoned and the system left alive (not torn down)"};
+}
 
 /// Runs branch `b` of `arena` (on a crew thread); stops at a crash.
 /// Under control the instants are logical (the controller's clock), and the
@@ -151,6 +197,7 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
       if (ctl != nullptr) ctl->leave(b);
     });
   }
+<<<<<<< HEAD
   const RaceEnd end =
       crew.race(std::move(tasks), std::chrono::steady_clock::now() + config.deadline);
   Controller* ctl = arena->controller.get();
@@ -161,6 +208,10 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
     out.decisions = ctl->decisions();
     out.sync_points = ctl->sync_points();
   }
+=======
+  const RaceEnd end = crew.race(std::move(tasks), deadline_after(std::chrono::steady_clock::now(),
+                                                                 config.deadline));
+>>>>>>> rel-par
   for (std::size_t b = 0; b < n; ++b) {
     if (!end.finished[b]) out.unfinished.push_back(b);
   }
@@ -195,12 +246,7 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
   if (out.left_alive) {
     std::string which;
     for (std::size_t b : out.unfinished) which += (which.empty() ? "" : ", ") + std::to_string(b);
-    out.violation = statem::Violation{
-        std::string(kTimeoutTag),
-        "branch " + which + " still running after " +
-            std::to_string(
-                std::chrono::duration_cast<std::chrono::milliseconds>(config.deadline).count()) +
-            " ms; the thread was abandoned and the system left alive (not torn down)"};
+    out.violation = timeout_violation("branch " + which, config);
     out.evidence = Evidence::unrecorded;
     return;
   }
@@ -249,15 +295,34 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   if (!statem::guarded("new_sut", out.violation, [&] { arena->sut.emplace(s.new_sut()); }))
     return out;
 
+  // The whole prefix shares one deadline, as the branches of a race do.
+  const auto prefix_deadline = deadline_after(std::chrono::steady_clock::now(), config.deadline);
   for (std::size_t k = 0; k < c.prefix.size() && !out.violation; ++k) {
     out.prefix_step = k;
     const command_of<S>& cmd = c.prefix[k];
-    std::optional<response_of<S>> response;
-    if (!statem::guarded("run", out.violation, [&] { response.emplace(s.run(*arena->sut, cmd)); }))
+    arena->solo_response.reset();
+    arena->solo_verdict.reset();
+    const bool returned = run_bounded(
+        crew,
+        [arena, cmd] {
+          statem::guarded("run", arena->solo_verdict,
+                          [&] { arena->solo_response.emplace(arena->spec->run(*arena->sut, cmd)); });
+        },
+        prefix_deadline);
+    if (!returned) {  // never tear down under a running thread
+      out.violation = timeout_violation("prefix call " + std::to_string(k), config);
+      out.evidence = Evidence::in_prefix;
+      out.left_alive = true;
+      return out;
+    }
+    if (arena->solo_verdict) {
+      out.violation = std::move(arena->solo_verdict);
       break;
-    out.prefix_responses.push_back(*response);
+    }
+    out.prefix_responses.push_back(*arena->solo_response);
+    const response_of<S>& response = *arena->solo_response;
     if (!statem::guarded("postcondition", out.violation,
-                         [&] { out.violation = s.postcondition(*model, cmd, *response); }) ||
+                         [&] { out.violation = s.postcondition(*model, cmd, response); }) ||
         out.violation) {
       break;
     }
@@ -277,7 +342,20 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   if (out.left_alive) return out;  // never tear down under a running thread
   if (!out.violation) {
     out.evidence = Evidence::after_race;
-    statem::guarded("finish", out.violation, [&] { out.violation = s.finish(*arena->sut); });
+    arena->solo_verdict.reset();
+    const bool returned = run_bounded(
+        crew,
+        [arena] {
+          statem::guarded("finish", arena->solo_verdict,
+                          [&] { arena->solo_verdict = arena->spec->finish(*arena->sut); });
+        },
+        deadline_after(std::chrono::steady_clock::now(), config.deadline));
+    if (!returned) {  // never tear down under a running thread
+      out.violation = timeout_violation("finish", config);
+      out.left_alive = true;
+      return out;
+    }
+    out.violation = std::move(arena->solo_verdict);
   }
   tear_down(s, arena->sut);
   return out;
