@@ -175,9 +175,19 @@ void Controller::end_locked(RunStatus status) {
           max_steps_);
     }
   }
-  free_ = true;
+  if (status == RunStatus::deadlock || status == RunStatus::livelock) {
+    cancelled_ = true;
+  } else {
+    free_ = true;
+  }
   running_ = kNoThread;
   cv_.notify_all();
+}
+
+void Controller::park_locked(std::unique_lock<std::mutex>& lock) {
+  ++parked_;
+  cv_.wait(lock, [&] { return free_; });
+  --parked_;
 }
 
 void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint8_t me, SyncOp op,
@@ -232,7 +242,7 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
 }
 
 void Controller::wait_turn_locked(std::unique_lock<std::mutex>& lock, std::uint8_t me) {
-  cv_.wait(lock, [&] { return running_ == me || free_; });
+  cv_.wait(lock, [&] { return running_ == me || free_ || cancelled_; });
 }
 
 void Controller::enter(std::size_t t) {
@@ -240,42 +250,68 @@ void Controller::enter(std::size_t t) {
   tls_hook = Hook{this, me};
   std::unique_lock lock(mu_);
   threads_[t].state = Thread::State::runnable;
-  if (++arrived_ == threads_.size() && !free_) {
+  if (++arrived_ == threads_.size() && !free_ && !cancelled_) {
     decide_locked(lock, kNoThread, SyncOp::call, nullptr, false);
   }
-  if (!free_) wait_turn_locked(lock, me);
+  if (!free_ && !cancelled_) wait_turn_locked(lock, me);
 }
 
 void Controller::leave(std::size_t t) noexcept {
   tls_hook = Hook{};
   std::unique_lock lock(mu_);
   threads_[t].state = Thread::State::finished;
-  if (free_) return;
+  ++left_;
+  if (free_ || cancelled_) return;
   decide_locked(lock, static_cast<std::uint8_t>(t), SyncOp::call, nullptr, false);
 }
 
-void Controller::point(SyncOp op, const void* object) noexcept {
-  std::unique_lock lock(mu_);
-  if (free_) return;
+bool Controller::point_locked(std::unique_lock<std::mutex>& lock, SyncOp op,
+                              const void* object) {
+  if (free_) return false;
+  if (cancelled_) return true;
   if (++steps_ > max_steps_) {
     end_locked(RunStatus::livelock);
-    return;
+    return true;
   }
   ++clock_;
   if (op != SyncOp::call) ++sync_points_;
   const std::uint8_t me = tls_hook.thread;
   decide_locked(lock, me, op, object, op == SyncOp::yield);
-  if (!free_) wait_turn_locked(lock, me);
+  if (!free_ && !cancelled_) wait_turn_locked(lock, me);
+  return cancelled_ && !free_;
+}
+
+void Controller::point(SyncOp op, const void* object) noexcept {
+  std::unique_lock lock(mu_);
+  // A cancelled run parks the caller for good (it would spin again), unless
+  // it is unwinding: then it goes on with the plain operation.
+  if (point_locked(lock, op, object) && std::uncaught_exceptions() == 0) park_locked(lock);
+}
+
+void Controller::yield_point() {
+  std::unique_lock lock(mu_);
+  if (point_locked(lock, SyncOp::yield, nullptr) && std::uncaught_exceptions() == 0) {
+    lock.unlock();
+    throw sync::Cancelled{};
+  }
 }
 
 bool Controller::block(SyncOp op, const void* object, bool timed, bool* timed_out) {
   std::unique_lock lock(mu_);
   if (free_) return false;
+  const auto cancel = [&] {
+    if (std::uncaught_exceptions() == 0) {
+      lock.unlock();
+      throw sync::Cancelled{};
+    }
+    return false;
+  };
+  if (cancelled_) return cancel();
   const std::uint8_t me = tls_hook.thread;
   Thread& th = threads_[me];
   if (++steps_ > max_steps_) {
     end_locked(RunStatus::livelock);
-    return false;
+    return cancel();
   }
   ++clock_;
   ++sync_points_;
@@ -286,15 +322,9 @@ bool Controller::block(SyncOp op, const void* object, bool timed, bool* timed_ou
   th.timed_out = false;
   th.seq = ++block_seq_;
   decide_locked(lock, me, op, object, false);
-  if (!free_) wait_turn_locked(lock, me);
-  if (free_) {
-    th.state = Thread::State::runnable;
-    if (status_ == RunStatus::deadlock && std::uncaught_exceptions() == 0) {
-      lock.unlock();
-      throw sync::Cancelled{};
-    }
-    return false;
-  }
+  if (!free_ && !cancelled_) wait_turn_locked(lock, me);
+  if (free_) return false;
+  if (cancelled_) return cancel();
   if (timed_out != nullptr) *timed_out = th.timed_out;
   th.timed_out = false;
   th.blocked_on = nullptr;
@@ -303,7 +333,7 @@ bool Controller::block(SyncOp op, const void* object, bool timed, bool* timed_ou
 
 void Controller::wake(const void* object, bool all) noexcept {
   std::unique_lock lock(mu_);
-  if (free_) return;
+  if (free_ || cancelled_) return;
   for (;;) {
     Thread* first = nullptr;
     for (Thread& th : threads_) {
@@ -321,7 +351,7 @@ void Controller::wake(const void* object, bool all) noexcept {
 
 void Controller::holds(const void* object, bool held) noexcept {
   std::unique_lock lock(mu_);
-  if (free_) return;
+  if (free_ || cancelled_) return;
   std::vector<const void*>& h = threads_[tls_hook.thread].held;
   try {
     if (held) {
@@ -341,6 +371,13 @@ std::int64_t Controller::tick() noexcept {
 void Controller::drop() noexcept {
   std::unique_lock lock(mu_);
   end_locked(RunStatus::dropped);
+  free_ = true;  // a cancelled run's parked threads go on too
+  cv_.notify_all();
+}
+
+bool Controller::stalled() const {
+  std::unique_lock lock(mu_);
+  return status_ == RunStatus::livelock && parked_ + left_ >= threads_.size();
 }
 
 RunStatus Controller::status() const {

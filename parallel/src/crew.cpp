@@ -84,7 +84,8 @@ void Crew::retire(const std::shared_ptr<Worker>& w) {
 }
 
 RaceEnd Crew::race(std::vector<std::function<void()>> tasks,
-                   std::chrono::steady_clock::time_point deadline) {
+                   std::chrono::steady_clock::time_point deadline,
+                   const std::function<bool()>& give_up) {
   const std::size_t n = tasks.size();
   while (workers_.size() < n) workers_.push_back(start_worker());
   auto race = std::make_shared<Race>(n);
@@ -116,7 +117,17 @@ RaceEnd Crew::race(std::vector<std::function<void()>> tasks,
   {
     std::unique_lock lock(race->mu);
     const auto all_done = [&] { return race->done == n; };
-    if (deadline == std::chrono::steady_clock::time_point::max()) {
+    if (give_up) {
+      // Poll: the predicate is the caller's, and nothing notifies on it.
+      while (!all_done() && !give_up()) {
+        const auto tick = std::chrono::steady_clock::now() + std::chrono::milliseconds(1);
+        if (tick >= deadline) {
+          race->cv.wait_until(lock, deadline, all_done);
+          break;
+        }
+        race->cv.wait_until(lock, tick, all_done);
+      }
+    } else if (deadline == std::chrono::steady_clock::time_point::max()) {
       race->cv.wait(lock, all_done);  // no deadline: never hand the clock a time it cannot add to
     } else {
       race->cv.wait_until(lock, deadline, all_done);

@@ -186,8 +186,8 @@ struct MeetSpec {
 /// A seqlock over a pair written together: `write` sets both halves to the
 /// next number, `read` returns x * 100 + y. The reader retries while the
 /// sequence is odd; `torn` forgets to compare the sequence after reading,
-/// so a read that starts before a write and reads between its two stores
-/// returns a torn pair — two preemptions deep.
+/// so a read preempted between its two loads by a whole write returns a
+/// torn pair.
 enum class SeqOp : std::uint8_t { write, read };
 [[nodiscard]] constexpr std::string_view name(SeqOp op) noexcept {
   return op == SeqOp::write ? "write" : "read";
@@ -248,6 +248,39 @@ struct SeqSpec {
     const std::int64_t want = op == SeqOp::write ? m.v + 1 : m.v * 100 + m.v;
     if (got == want) return std::nullopt;
     return st::Violation{"seqlock.value", std::to_string(got) + " != " + std::to_string(want)};
+  }
+  MaybeViolation finish(sut_type&) const { return std::nullopt; }
+  void teardown(sut_type&) const {}
+};
+
+/// Two permits taken with a check-then-act: `take` reads the count and,
+/// below two, adds one. Only three takers that all read before any adds can
+/// take three permits: two preemptions deep.
+enum class Take : std::uint8_t { take };
+[[nodiscard]] constexpr std::string_view name(Take) noexcept { return "take"; }
+struct Permits {
+  sync::atomic<int> taken{0};
+  std::int64_t take() {
+    if (taken.load() >= 2) return 0;
+    taken.fetch_add(1);
+    return 1;
+  }
+};
+struct PermitSpec {
+  using model_type = Value;
+  using command_type = Take;
+  using response_type = std::int64_t;
+  using sut_type = std::unique_ptr<Permits>;
+
+  Value initial() const { return {}; }
+  st::Gen<Take> command(const Value&) const { return st::just(Take::take); }
+  st::Admission precondition(const Value&, Take) const { return st::Admission::admit; }
+  Value next_model(const Value& m, Take) const { return m.v < 2 ? Value{m.v + 1} : m; }
+  sut_type new_sut() const { return std::make_unique<Permits>(); }
+  std::int64_t run(sut_type& p, Take) const { return p->take(); }
+  MaybeViolation postcondition(const Value& m, Take, std::int64_t got) const {
+    if (got == (m.v < 2 ? 1 : 0)) return std::nullopt;
+    return st::Violation{"permits.take", "got " + std::to_string(got)};
   }
   MaybeViolation finish(sut_type&) const { return std::nullopt; }
   void teardown(sut_type&) const {}

@@ -193,19 +193,42 @@ TEST(Controlled, ASpinThatNeverEndsIsALivelock) {
   EXPECT_NE(r.failure->violation.detail.find("2000 scheduling points"), std::string::npos);
 }
 
-TEST(Controlled, ATornReadTwoPreemptionsDeepIsFoundAtTwo) {
-  const auto r = parallel::check(controlled::SeqSpec{.torn = true}, {.seed = 1});
+TEST(Controlled, ATornSeqlockReadIsFoundAndItsFixPasses) {
+  const auto r = parallel::check(controlled::SeqSpec{.torn = true}, {.seed = 1, .test_count = 20});
   ASSERT_TRUE(r.failure.has_value());
   const auto& f = *r.failure;
   EXPECT_EQ(f.violation.tag, parallel::kNotLinearizableTag) << parallel::report(f);
-  EXPECT_EQ(f.scheduling.preemptions, 2U) << parallel::report(f);
-  EXPECT_EQ(f.scheduling.rounds_done, 2U);  // no schedule with <= 1 preemption fails
-  EXPECT_TRUE(parallel::check(controlled::SeqSpec{.torn = false}, {.seed = 1}).ok());
+  EXPECT_EQ(f.scheduling.preemptions, 1U) << parallel::report(f);
+  EXPECT_EQ(f.scheduling.rounds_done, 1U);  // no schedule without a preemption fails
+  const auto ok = parallel::check(controlled::SeqSpec{.torn = false}, {.seed = 1, .test_count = 20});
+  EXPECT_TRUE(ok.ok()) << (ok.failure ? parallel::report(*ok.failure) : ok.error);
+}
+
+TEST(Controlled, ABoundOfZeroPreemptionsMissesTheLostUpdateAndSaysWhatItChecked) {
+  const auto r = parallel::check(controlled::CounterSpec{.racy = true},
+                                 {.seed = 1, .test_count = 10, .preemption_bound = 0});
+  EXPECT_TRUE(r.ok()) << (r.failure ? parallel::report(*r.failure) : r.error);
+  EXPECT_EQ(r.bounded_cases, 10U);
+  EXPECT_EQ(r.rounds_done, 1U);  // every schedule with 0 preemptions, in every case
+}
+
+TEST(Controlled, ThreeTakersOfTwoPermitsAreFoundWithOnePreemption) {
+  // The third taker is free to go once the second finished: one preemption
+  // (the first taker's, between its read and its add) is enough.
+  const auto r = parallel::check(
+      controlled::PermitSpec{},
+      {.seed = 1, .branches = 3, .max_prefix = 0, .max_branch = 1, .max_shrinks = 0});
+  ASSERT_TRUE(r.failure.has_value());
+  const auto& f = *r.failure;
+  EXPECT_EQ(f.violation.tag, parallel::kNotLinearizableTag) << parallel::report(f);
+  EXPECT_EQ(f.scheduling.preemptions, 1U) << parallel::report(f);
+  EXPECT_EQ(f.scheduling.rounds_done, 1U) << parallel::report(f);
 }
 
 TEST(Controlled, PctAndRandomSchedulersFindTheLostUpdate) {
   for (auto s : {parallel::Scheduler::pct, parallel::Scheduler::random}) {
-    const auto r = parallel::check(controlled::CounterSpec{.racy = true}, {.seed = 2, .scheduler = s});
+    const auto r = parallel::check(controlled::CounterSpec{.racy = true},
+                                   {.seed = 2, .scheduler = s, .schedules = 200});
     ASSERT_TRUE(r.failure.has_value()) << name(s);
     EXPECT_EQ(r.failure->scheduling.scheduler, s);
     EXPECT_TRUE(least_two_calls(r.failure->shrunk)) << parallel::report(*r.failure);
@@ -251,8 +274,8 @@ TEST(Controlled, AutomaticRunsAStdOnlySystemFree) {
 
 TEST(Controlled, TheSearchDoesNotDependOnTheMachine) {
   // Two checks of one seed give the same failure, schedule and pin.
-  const auto a = parallel::check(controlled::SeqSpec{.torn = true}, {.seed = 9});
-  const auto b = parallel::check(controlled::SeqSpec{.torn = true}, {.seed = 9});
+  const auto a = parallel::check(controlled::SeqSpec{.torn = true}, {.seed = 9, .test_count = 10});
+  const auto b = parallel::check(controlled::SeqSpec{.torn = true}, {.seed = 9, .test_count = 10});
   ASSERT_TRUE(a.failure && b.failure);
   EXPECT_EQ(parallel::pin_token(*a.failure), parallel::pin_token(*b.failure));
   EXPECT_EQ(a.executions, b.executions);

@@ -37,9 +37,11 @@
 // here; ThreadSanitizer on the free-running stress mode is the check for
 // those.
 //
-// NOTE: when a controlled run ends in a deadlock, every branch blocked in
-// `mutex::lock`, `lock_shared` or a `condition_variable` wait leaves it by
-// throwing `sync::Cancelled`, so its locks unwind and the thread returns.
+// NOTE: when a controlled run ends in a deadlock or a livelock, every
+// branch in `mutex::lock`, `lock_shared`, a `condition_variable` wait or
+// `this_thread::yield` leaves it by throwing `sync::Cancelled`, so its
+// locks unwind and the thread returns; a branch spinning on an atomic
+// without a yield is parked for good and abandoned with its system.
 // Do not swallow it (a `catch (...)` should rethrow), and do not block on a
 // merilo::sync type inside a `noexcept` function on a path that can
 // deadlock. A timed wait times out, under control, only when no other
@@ -577,9 +579,11 @@ namespace this_thread {
 /// std::this_thread::yield. Under control a yield lets another runnable
 /// thread go first, and switching there is not counted as a preemption:
 /// call it in every loop that waits for another thread without blocking.
-inline void yield() noexcept {
+/// Unlike std's it is not noexcept: in a controlled run that ended in a
+/// livelock it throws `Cancelled`, so the loop ends.
+inline void yield() {
   if (detail::Controller* c = detail::active_controller()) {
-    c->point(detail::SyncOp::yield, nullptr);
+    c->yield_point();
     return;
   }
   std::this_thread::yield();

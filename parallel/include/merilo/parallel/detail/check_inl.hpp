@@ -19,7 +19,6 @@ namespace merilo::parallel {
 
 namespace detail {
 
-<<<<<<< HEAD
 /// Adds a passing or failing case's scheduling to the check's totals.
 template <class Cmd, class Resp>
 void note_schedules(CheckResult<Cmd, Resp>& result, const ScheduleStats& stats) {
@@ -34,11 +33,8 @@ void note_schedules(CheckResult<Cmd, Resp>& result, const ScheduleStats& stats) 
   if (result.bounded_cases == 1 || proved < result.rounds_done) result.rounds_done = proved;
 }
 
-/// Runs [first, last) (config checked and clamped) into `result`.
-=======
 /// Runs `count` runs from `first` (config checked and clamped) into
 /// `result`. A count, not an end, so that run SIZE_MAX is a run too.
->>>>>>> rel-par
 template <class S>
 void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::size_t first,
                std::size_t count, CheckResult<command_of<S>, response_of<S>>& result) {

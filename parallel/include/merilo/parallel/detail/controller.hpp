@@ -13,12 +13,15 @@
 // exactly, as long as the system is deterministic under the schedule.
 //
 // A thread that blocks when no thread is runnable ends the run as a
-// deadlock: the controller drops control, and every thread parked in a
-// blocking operation leaves it by throwing `sync::Cancelled` (so its locks
-// unwind) unless it is already unwinding. Control is also dropped when the
-// run exceeds its step budget (a livelock) or when the checking thread
-// gives up on a thread that never reached a point (`drop`); after that
-// every operation is the plain std one.
+// deadlock; a run that exceeds its step budget ends as a livelock. Either
+// way the run is cancelled: every thread in a blocking operation or a
+// yield leaves it by throwing `sync::Cancelled` (so its locks unwind),
+// unless it is already unwinding, and a thread at any other point stays
+// parked there for good (it would spin again): it is abandoned with its
+// system, and `stalled()` tells the checking thread to stop waiting. When
+// the checking thread gives up on a thread that never reached a point
+// (`drop`), control is dropped instead: every operation is then the plain
+// std one.
 //
 // NOTE: the controller's mutex orders every turn, so whatever one thread
 // wrote is visible to the next: a controlled run is sequentially
@@ -146,8 +149,11 @@ class Controller {
   /// Branch `t` is done: the next thread runs.
   void leave(std::size_t t) noexcept;
   /// A visible operation `op` on `object` is about to run: another thread
-  /// may go first.
+  /// may go first. In a cancelled run the caller stays parked here.
   void point(SyncOp op, const void* object) noexcept;
+  /// A yield: a point at which switching is no preemption. Throws
+  /// `sync::Cancelled` in a cancelled run unless the caller is unwinding.
+  void yield_point();
   /// The caller cannot go on until `wake(object)`. Returns true when woken
   /// and scheduled, false when control was dropped meanwhile (the caller
   /// then does the plain std operation); throws `sync::Cancelled` when the
@@ -165,6 +171,9 @@ class Controller {
 
   /// Gives up control: every thread runs free from now on.
   void drop() noexcept;
+  /// A livelock left every unfinished thread parked: waiting for them is
+  /// pointless.
+  [[nodiscard]] bool stalled() const;
   /// How the run ended (read after every thread left, or after `drop`).
   [[nodiscard]] RunStatus status() const;
   /// The decisions made, in order.
@@ -187,6 +196,8 @@ class Controller {
 
   void decide_locked(std::unique_lock<std::mutex>& lock, std::uint8_t me, SyncOp op,
                      const void* object, bool yielded);
+  bool point_locked(std::unique_lock<std::mutex>& lock, SyncOp op, const void* object);
+  void park_locked(std::unique_lock<std::mutex>& lock);
   void wait_turn_locked(std::unique_lock<std::mutex>& lock, std::uint8_t me);
   std::uint32_t object_id_locked(const void* object);
   void end_locked(RunStatus status);
@@ -204,7 +215,10 @@ class Controller {
   std::int64_t clock_ = 0;
   std::uint64_t block_seq_ = 0;
   std::uint8_t running_ = kNoThread;
-  bool free_ = false;
+  bool free_ = false;       // control dropped or the run finished: plain operations
+  bool cancelled_ = false;  // deadlock or livelock: blocking operations throw, points park
+  std::size_t parked_ = 0;  // threads parked for good in a cancelled run
+  std::size_t left_ = 0;    // threads that left
   RunStatus status_ = RunStatus::running;
   std::vector<Decision> decisions_;
   std::vector<const void*> objects_;  // object ids, in order of first use

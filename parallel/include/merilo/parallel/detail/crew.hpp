@@ -47,9 +47,12 @@ class Crew {
 
   /// Runs `tasks[i]` on thread i, all released at once; returns when all
   /// finished or at `deadline`, whichever comes first
-  /// (`time_point::max()` waits for all).
+  /// (`time_point::max()` waits for all). A `give_up` predicate, polled
+  /// every millisecond, ends the wait early (the tasks still running are
+  /// abandoned as at the deadline).
   RaceEnd race(std::vector<std::function<void()>> tasks,
-               std::chrono::steady_clock::time_point deadline);
+               std::chrono::steady_clock::time_point deadline,
+               const std::function<bool()>& give_up = nullptr);
 
   /// Threads abandoned so far (their tasks missed a deadline).
   [[nodiscard]] std::size_t abandoned() const noexcept { return abandoned_; }

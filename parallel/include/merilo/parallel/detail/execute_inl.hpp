@@ -1,18 +1,13 @@
 // merilo/parallel/detail/execute_inl.hpp — one execution of a case: a fresh
-<<<<<<< HEAD
 // system, the prefix call by call, the race on the crew (free, or under a
 // controller that picks who runs at every merilo::sync operation), the
 // checker's verdict, `finish`, and `teardown` unless a thread is still
 // running.
-=======
-// system, the prefix call by call, the race on the crew, the checker's
-// verdict, `finish`, and `teardown` unless a thread is still running.
 //
 // Every call into the system (`run` in the prefix and in the race, and
 // `finish`) runs on a crew thread under a deadline, never on the checking
 // thread: a call that never returns is abandoned with its thread and
 // reported as `statem.timeout`, so no case can hang the check.
->>>>>>> rel-par
 #ifndef MERILO_PARALLEL_DETAIL_EXECUTE_INL_HPP
 #define MERILO_PARALLEL_DETAIL_EXECUTE_INL_HPP
 
@@ -72,12 +67,9 @@ struct Arena {
   std::vector<std::vector<command_of<S>>> branches;
   std::vector<History<command_of<S>, response_of<S>>> histories;  // one per branch
   std::vector<MaybeViolation> crashes;                            // one per branch
-<<<<<<< HEAD
   std::shared_ptr<Controller> controller;                         // a controlled race only
-=======
   std::optional<response_of<S>> solo_response;  // a prefix call's response
   MaybeViolation solo_verdict;                  // a prefix call's crash, or finish's verdict
->>>>>>> rel-par
 };
 
 /// `now + span` on the steady clock, saturated at the clock's largest time
@@ -99,6 +91,40 @@ inline bool run_bounded(Crew& crew, std::function<void()> task,
   std::vector<std::function<void()>> tasks;
   tasks.push_back(std::move(task));
   return crew.race(std::move(tasks), deadline).all();
+}
+
+/// How a call run alone on the crew ended.
+enum class Solo : std::uint8_t { returned, timed_out, deadlocked, livelocked };
+
+/// Runs `task` alone on a crew thread until `deadline`; under control
+/// (`controlled`) as the only thread of a controller, so a call that blocks
+/// with nobody left to wake it ends at once as a deadlock, and one that
+/// spins past `config.max_steps` as a livelock (`why` says on what),
+/// instead of at the deadline.
+template <class Task>
+Solo run_solo(Crew& crew, bool controlled, const CheckConfig& config,
+              std::chrono::steady_clock::time_point deadline, Task task, std::string& why) {
+  if (!controlled) {
+    return run_bounded(crew, std::move(task), deadline) ? Solo::returned : Solo::timed_out;
+  }
+  auto ctl = std::make_shared<Controller>(1, Chooser{}, config.max_steps);
+  std::vector<std::function<void()>> tasks;
+  tasks.emplace_back([ctl, task = std::move(task)]() mutable {
+    ctl->enter(0);
+    task();  // catches everything, sync::Cancelled included
+    ctl->leave(0);
+  });
+  const bool returned = crew.race(std::move(tasks), deadline, [ctl] { return ctl->stalled(); }).all();
+  const RunStatus status = ctl->status();
+  if (status == RunStatus::deadlock || status == RunStatus::livelock) {
+    why = ctl->description();
+    return status == RunStatus::deadlock ? Solo::deadlocked : Solo::livelocked;
+  }
+  if (!returned) {
+    ctl->drop();
+    return Solo::timed_out;
+  }
+  return Solo::returned;
 }
 
 /// The timeout of a call that missed `config.deadline`; `what` says which.
@@ -197,21 +223,18 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
       if (ctl != nullptr) ctl->leave(b);
     });
   }
-<<<<<<< HEAD
-  const RaceEnd end =
-      crew.race(std::move(tasks), std::chrono::steady_clock::now() + config.deadline);
   Controller* ctl = arena->controller.get();
+  std::function<bool()> stalled;
+  if (ctl != nullptr) stalled = [ctl] { return ctl->stalled(); };
+  const RaceEnd end = crew.race(
+      std::move(tasks), deadline_after(std::chrono::steady_clock::now(), config.deadline), stalled);
   const std::uint8_t had_turn = ctl != nullptr ? ctl->running() : kNoThread;
   if (ctl != nullptr) {
-    if (!end.all()) ctl->drop();
+    if (!end.all() && !ctl->stalled()) ctl->drop();
     out.controlled = true;
     out.decisions = ctl->decisions();
     out.sync_points = ctl->sync_points();
   }
-=======
-  const RaceEnd end = crew.race(std::move(tasks), deadline_after(std::chrono::steady_clock::now(),
-                                                                 config.deadline));
->>>>>>> rel-par
   for (std::size_t b = 0; b < n; ++b) {
     if (!end.finished[b]) out.unfinished.push_back(b);
   }
@@ -302,18 +325,39 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
     const command_of<S>& cmd = c.prefix[k];
     arena->solo_response.reset();
     arena->solo_verdict.reset();
-    const bool returned = run_bounded(
-        crew,
+    std::string why;
+    const Solo end = run_solo(
+        crew, chooser != nullptr, config, prefix_deadline,
         [arena, cmd] {
-          statem::guarded("run", arena->solo_verdict,
-                          [&] { arena->solo_response.emplace(arena->spec->run(*arena->sut, cmd)); });
+          statem::guarded("run", arena->solo_verdict, [&] {
+            try {
+              arena->solo_response.emplace(arena->spec->run(*arena->sut, cmd));
+            } catch (const sync::Cancelled&) {  // NOLINT(bugprone-empty-catch)
+              // not a crash: run_solo reports the deadlock
+            }
+          });
         },
-        prefix_deadline);
-    if (!returned) {  // never tear down under a running thread
+        why);
+    if (end == Solo::timed_out) {  // never tear down under a running thread
       out.violation = timeout_violation("prefix call " + std::to_string(k), config);
       out.evidence = Evidence::in_prefix;
       out.left_alive = true;
       return out;
+    }
+    if (end == Solo::deadlocked || end == Solo::livelocked) {
+      out.violation =
+          end == Solo::deadlocked
+              ? statem::Violation{std::string(kDeadlockTag),
+                                  "prefix call " + std::to_string(k) +
+                                      " blocks and no other thread can wake it: " + why}
+              : statem::Violation{std::string(kLivelockTag),
+                                  "prefix call " + std::to_string(k) + ": " + why};
+      out.left_alive = end == Solo::livelocked;  // a parked spinner keeps its system
+      if (out.left_alive) {
+        out.evidence = Evidence::in_prefix;
+        return out;
+      }
+      break;
     }
     if (arena->solo_verdict) {
       out.violation = std::move(arena->solo_verdict);
@@ -343,19 +387,31 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   if (!out.violation) {
     out.evidence = Evidence::after_race;
     arena->solo_verdict.reset();
-    const bool returned = run_bounded(
-        crew,
+    std::string why;
+    const Solo end = run_solo(
+        crew, chooser != nullptr, config,
+        deadline_after(std::chrono::steady_clock::now(), config.deadline),
         [arena] {
-          statem::guarded("finish", arena->solo_verdict,
-                          [&] { arena->solo_verdict = arena->spec->finish(*arena->sut); });
+          statem::guarded("finish", arena->solo_verdict, [&] {
+            try {
+              arena->solo_verdict = arena->spec->finish(*arena->sut);
+            } catch (const sync::Cancelled&) {  // NOLINT(bugprone-empty-catch)
+              // not a crash: run_solo reports the deadlock
+            }
+          });
         },
-        deadline_after(std::chrono::steady_clock::now(), config.deadline));
-    if (!returned) {  // never tear down under a running thread
-      out.violation = timeout_violation("finish", config);
+        why);
+    if (end == Solo::timed_out || end == Solo::livelocked) {  // never tear down under a thread
+      out.violation = end == Solo::timed_out
+                          ? timeout_violation("finish", config)
+                          : statem::Violation{std::string(kLivelockTag), "finish: " + why};
       out.left_alive = true;
       return out;
     }
-    out.violation = std::move(arena->solo_verdict);
+    out.violation = end == Solo::deadlocked
+                        ? statem::Violation{std::string(kDeadlockTag),
+                                            "finish blocks and no other thread can wake it: " + why}
+                        : std::move(arena->solo_verdict);
   }
   tear_down(s, arena->sut);
   return out;
