@@ -33,6 +33,8 @@ std::string_view name(Scheduler scheduler) noexcept {
       return "pct";
     case Scheduler::random:
       return "random";
+    case Scheduler::stress:
+      return "stress";
     case Scheduler::os:
       return "os";
   }
@@ -53,6 +55,9 @@ std::string config_error(const CheckConfig& config) {
   }
   if (static_cast<unsigned>(config.scheduler) > static_cast<unsigned>(Scheduler::os)) {
     return "merilo::parallel: CheckConfig::scheduler is not a Scheduler value";
+  }
+  if (config.stress_time.count() < 0 || config.stall_time.count() < 0) {
+    return "merilo::parallel: CheckConfig::stress_time and stall_time must not be negative";
   }
   if (config.schedules == 0) return "merilo::parallel: CheckConfig::schedules must be at least 1";
   if (config.max_steps == 0) return "merilo::parallel: CheckConfig::max_steps must be at least 1";

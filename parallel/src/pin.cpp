@@ -62,7 +62,7 @@ std::string pin_token(const FailureCore& f) {
     branches += (b == 0 ? "" : "/") + positions(f.shrunk_branches_at[b]);
   }
   std::string schedule;
-  if (f.scheduling.scheduler == Scheduler::os) {
+  if (!is_controlled(f.scheduling.scheduler)) {
     schedule = "free";
   } else {
     for (std::uint8_t c : f.scheduling.schedule) schedule += static_cast<char>('0' + c);

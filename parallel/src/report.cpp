@@ -53,7 +53,7 @@ std::string prefix_text(const FailureText& t) {
 /// with the switches between branches as rows of their own.
 std::string timeline(const std::vector<std::vector<CallText>>& histories,
                      const ScheduleStats& scheduling) {
-  const bool logical = scheduling.scheduler != Scheduler::os;
+  const bool logical = is_controlled(scheduling.scheduler);
   struct Cell {
     std::size_t branch;
     std::int64_t invoked;
@@ -150,7 +150,7 @@ std::string evidence_text(const FailureText& t) {
     case Evidence::unrecorded:
       out += "evidence: unrecorded (no histories to judge)\n";
       out += prefix_text(t);
-      if (core.scheduling.scheduler != Scheduler::os && !t.histories.empty()) {
+      if (is_controlled(core.scheduling.scheduler) && !t.histories.empty()) {
         out += "the calls that returned, and the schedule up to the end:\n";
         out += timeline(t.histories, core.scheduling);
       }
@@ -163,6 +163,11 @@ std::string evidence_text(const FailureText& t) {
     std::string which;
     for (std::size_t b : core.unfinished) which += (which.empty() ? "" : ", ") + std::to_string(b);
     out += fmt::format("still running at the deadline: branch {}\n", which);
+  }
+  if (core.abandoned_threads > 0) {
+    out += fmt::format("threads abandoned by this check: {} (each keeps its system alive; "
+                       "shrinking stops at {})\n",
+                       core.abandoned_threads, kMaxAbandonedThreads);
   }
   if (core.system_left_alive) {
     out +=
@@ -177,9 +182,13 @@ std::string evidence_text(const FailureText& t) {
 /// How the shrunk case was scheduled, and the schedule that fails.
 std::string scheduling_text(const FailureCore& core) {
   const ScheduleStats& s = core.scheduling;
-  if (s.scheduler == Scheduler::os) {
-    return "scheduling: free threads (the system reached no merilo::sync operation, or "
-           "Scheduler::os); the interleaving is the operating system's\n";
+  if (!is_controlled(s.scheduler)) {
+    return fmt::format(
+        "scheduling: free threads ({}; the system reached no merilo::sync operation, or the "
+        "config chose it); the interleaving is the operating system's. The original case "
+        "first failed at execution {}, {:.1f} ms into the check\n",
+        name(s.scheduler), core.executions_to_failure,
+        static_cast<double>(core.ns_to_failure) / 1e6);
   }
   std::string out;
   if (s.scheduler == Scheduler::preemption_bounded) {
@@ -223,7 +232,7 @@ std::string format_report(const FailureText& t) {
   const std::string config =
       fmt::format("{{.seed = {}, .branches = {}, .max_prefix = {}, .max_branch = {}}}", core.seed,
                   core.branches, core.max_prefix, core.max_branch);
-  if (core.scheduling.scheduler != Scheduler::os) {
+  if (is_controlled(core.scheduling.scheduler)) {
     out += fmt::format(
         "\nreplay exactly (the shrunk case under its schedule, deterministically):\n"
         "  merilo::parallel::replay(spec, \"{}\");\n",
@@ -233,7 +242,7 @@ std::string format_report(const FailureText& t) {
       "\nreproduce (the case is fixed by the seed and run{}):\n"
       "  merilo::parallel::check_run(spec, {}, {});\n"
       "  merilo::parallel::generate_case(spec, {}, {});  // the original case\n",
-      core.scheduling.scheduler == Scheduler::os ? "; the interleaving is not" : "", config,
+      !is_controlled(core.scheduling.scheduler) ? "; the interleaving is not" : "", config,
       core.run, config, core.run);
   return out;
 }

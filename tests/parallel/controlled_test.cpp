@@ -264,12 +264,18 @@ TEST(Controlled, TheSameScheduleMeetingOtherPointsIsNondeterminism) {
       << parallel::report(*r.failure);
 }
 
-TEST(Controlled, AutomaticRunsAStdOnlySystemFree) {
+TEST(Controlled, AutomaticRunsAStdOnlySystemUnderStress) {
   const auto r = parallel::check(probe::Spec{}, {.seed = 1, .test_count = 10});
   ASSERT_TRUE(r.ok()) << (r.failure ? parallel::report(*r.failure) : r.error);
   EXPECT_EQ(r.free_cases, 10U);
   EXPECT_EQ(r.bounded_cases, 0U);
-  EXPECT_EQ(r.executions, 30U);  // repeat = 3, the probing execution included
+  EXPECT_EQ(r.schedules, 0U);
+  // Each case ran for stress_time, at least repeat = 3 executions (the
+  // probing controlled execution included).
+  EXPECT_GE(r.executions, 30U);
+  const auto none = parallel::check(probe::Spec{}, {.seed = 1, .test_count = 10,
+                                                    .stress_time = std::chrono::nanoseconds(0)});
+  EXPECT_EQ(none.executions, 30U);
 }
 
 TEST(Controlled, TheSearchDoesNotDependOnTheMachine) {

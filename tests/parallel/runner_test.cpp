@@ -24,7 +24,8 @@ using probe::Op;
 
 TEST(ParallelRunner, ACorrectSystemPassesAndEverySystemIsTornDownOnce) {
   probe::Spec spec;
-  const auto r = parallel::check(spec, {.seed = 21, .branches = 3});
+  const auto r =
+      parallel::check(spec, {.seed = 21, .branches = 3, .scheduler = parallel::Scheduler::os});
   EXPECT_TRUE(r.ok()) << (r.failure ? parallel::report(*r.failure) : r.error);
   EXPECT_EQ(r.runs, 100U);
   EXPECT_EQ(r.executions, 300U);  // repeat = 3
@@ -216,10 +217,12 @@ TEST(ParallelRunner, RepeatRunsACaseSeveralTimesBeforeItPasses) {
   };
   probe::Spec twice;
   failing_third(twice);
-  EXPECT_TRUE(parallel::check(twice, {.seed = 5, .test_count = 1, .repeat = 2}).ok());
+  EXPECT_TRUE(parallel::check(
+      twice, {.seed = 5, .test_count = 1, .scheduler = parallel::Scheduler::os, .repeat = 2}).ok());
   probe::Spec thrice;
   failing_third(thrice);
-  const auto r = parallel::check(thrice, {.seed = 5, .test_count = 1, .repeat = 3});
+  const auto r = parallel::check(
+      thrice, {.seed = 5, .test_count = 1, .scheduler = parallel::Scheduler::os, .repeat = 3});
   ASSERT_TRUE(r.failure.has_value());
   EXPECT_EQ(r.failure->violation.tag, "probe.third");
 }

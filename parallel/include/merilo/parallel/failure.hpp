@@ -125,6 +125,13 @@ struct FailureCore {
   statem::ShrinkEnd end = statem::ShrinkEnd::converged;  ///< Why shrinking stopped.
   /// How the shrunk case was scheduled; its failing schedule when controlled.
   ScheduleStats scheduling;
+  /// Executions of the original case until it first failed, and the time
+  /// from the start of the check to that failure.
+  std::size_t executions_to_failure = 0;
+  std::int64_t ns_to_failure = 0;  ///< See `executions_to_failure`.
+  /// Threads the check abandoned (calls that never returned), each keeping
+  /// its system alive; shrinking stops at `kMaxAbandonedThreads`.
+  std::size_t abandoned_threads = 0;
   /// The shrunk case as positions in the original one (see `pin_token`).
   std::vector<std::size_t> shrunk_prefix_at;
   std::vector<std::vector<std::size_t>> shrunk_branches_at;  ///< See `shrunk_prefix_at`.

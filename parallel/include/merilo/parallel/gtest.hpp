@@ -66,7 +66,7 @@ requires parallel::Spec<std::remove_cvref_t<S>>
     ADD_FAILURE_AT(file, line) << r.error;
   } else if (r.failure) {
     std::string pin;
-    if (r.failure->scheduling.scheduler != parallel::Scheduler::os) {
+    if (parallel::is_controlled(r.failure->scheduling.scheduler)) {
       pin = "\nPin it with this test, which replays the shrunk case under its schedule and fails "
             "while the bug is there:\n\n" +
             detail::pinned_parallel_test<S>(*r.failure);

@@ -101,8 +101,8 @@ struct CheckResult {
   /// most k - 1 preemptions of each of those cases was checked.
   std::size_t bounded_cases = 0;
   std::size_t rounds_done = 0;  ///< See `bounded_cases`.
-  /// Cases run free (their system reached no merilo::sync operation, or
-  /// `Scheduler::os`).
+  /// Cases run free (`Scheduler::stress` or `os`: their system reached no
+  /// merilo::sync operation, or the config chose it).
   std::size_t free_cases = 0;
 
   /// No usage error and no failure.

@@ -85,6 +85,9 @@ inline constexpr std::string_view kLivelockTag = "statem.livelock";
 /// Under a controlled scheduler, the same schedule made the system take
 /// other decisions: it depends on something merilo does not control.
 inline constexpr std::string_view kNondeterministicTag = "statem.nondeterministic";
+/// Threads a check may abandon (calls that never returned) before it stops
+/// shrinking: each holds a system alive.
+inline constexpr std::size_t kMaxAbandonedThreads = 32;
 /// PCT depths are at most this.
 inline constexpr std::size_t kMaxPctDepth = 16;
 /// Generation ended with fewer than two non-empty branches: nothing raced.
@@ -171,7 +174,7 @@ struct Case {
 /// (merilo/parallel/sync.hpp): its operations are where they switch threads.
 enum class Scheduler : std::uint8_t {
   /// `preemption_bounded` for a case whose first controlled execution
-  /// reached a merilo::sync operation; `os` for one that did not.
+  /// reached a merilo::sync operation; `stress` for one that did not.
   automatic,
   /// Every schedule with 0 preemptions, then 1, ... up to
   /// `CheckConfig::preemption_bound` (CHESS): the first failing schedule
@@ -182,12 +185,25 @@ enum class Scheduler : std::uint8_t {
   pct,
   /// `CheckConfig::schedules` schedules per case, each choice uniform.
   random,
-  /// No control: the threads run free, released together; `repeat`
-  /// executions per case. For systems that cannot use merilo::sync.
+  /// No control, built to race: the threads are released together and
+  /// wait a short random time before each call; a case runs until
+  /// `CheckConfig::stress_time` has passed (at least `repeat` executions).
+  /// For systems that cannot use merilo::sync (third-party code, system
+  /// calls).
+  stress,
+  /// No control: the threads run free, released together; exactly
+  /// `repeat` executions per case.
   os,
 };
 
-/// "automatic", "preemption-bounded", "pct", "random", "os".
+/// Whether `scheduler` runs the threads one at a time (preemption_bounded,
+/// pct, random); `automatic` decides per case, `stress` and `os` run free.
+[[nodiscard]] constexpr bool is_controlled(Scheduler scheduler) noexcept {
+  return scheduler == Scheduler::preemption_bounded || scheduler == Scheduler::pct ||
+         scheduler == Scheduler::random;
+}
+
+/// "automatic", "preemption-bounded", "pct", "random", "stress", "os".
 [[nodiscard]] std::string_view name(Scheduler scheduler) noexcept;
 
 /// How a check runs. Build it with designated initialisers:
@@ -232,8 +248,16 @@ struct CheckConfig {
   /// livelock; at least 1.
   std::size_t max_steps = 100'000;
   /// Executions of a generated case before it counts as passing, when the
-  /// threads run free (`Scheduler::os`); at least 1.
+  /// threads run free (`Scheduler::os`, and at least this many under
+  /// `Scheduler::stress`); at least 1.
   std::size_t repeat = 3;
+  /// `Scheduler::stress`: how long one case keeps running (executions until
+  /// this much time has passed since the case began, or a failure).
+  std::chrono::nanoseconds stress_time = std::chrono::milliseconds(20);
+  /// Free runs: when no call has returned for this long and the racing
+  /// threads use no CPU time, they are blocked: a likely deadlock, reported
+  /// without waiting for `deadline`. Zero turns the watch off.
+  std::chrono::nanoseconds stall_time = std::chrono::milliseconds(200);
   /// Asked before each shrink execution; `stop_shrinking` keeps the best
   /// case so far. Empty means always keep shrinking.
   std::function<statem::ShrinkStop()> shrink_stop = nullptr;

@@ -96,6 +96,10 @@ enum class Admission : std::uint8_t {
 enum class ShrinkEnd : std::uint8_t {
   converged,  ///< 1-minimal: no single chunk deletion or value shrink fails the same way.
   bound_hit,  ///< `max_shrinks`, the inadmissible cap or `shrink_stop` ended it early.
+  /// parallel, free threads: no candidate failed within its retries, but the
+  /// failure itself needed several executions to appear, so a candidate may
+  /// still fail with more.
+  out_of_retries,
 };
 
 /// The answer of `CheckConfig::shrink_stop`.

@@ -4,6 +4,7 @@
 #define MERILO_PARALLEL_DETAIL_CHECK_INL_HPP
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -22,7 +23,7 @@ namespace detail {
 /// Adds a passing or failing case's scheduling to the check's totals.
 template <class Cmd, class Resp>
 void note_schedules(CheckResult<Cmd, Resp>& result, const ScheduleStats& stats) {
-  if (stats.scheduler == Scheduler::os) {
+  if (!is_controlled(stats.scheduler)) {
     ++result.free_cases;
     return;
   }
@@ -41,6 +42,7 @@ void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::s
   using Cmd = command_of<S>;
   using Resp = response_of<S>;
   Crew crew;
+  const auto started = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t run = first + i;
     ++result.runs;
@@ -73,7 +75,7 @@ void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::s
       result.failure = std::move(f);
       return;
     }
-    auto r = run_case(spec, crew, config, drawn.c, run, config.repeat,
+    auto r = run_case(spec, crew, config, drawn.c, run, config.repeat, true,
                       [](const statem::Violation&) { return true; });
     f.executions += r.executions;
     result.executions += r.executions;
@@ -83,8 +85,13 @@ void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::s
     take_evidence(f, std::move(*r.failure));
     take_case(f, std::move(r.stats), at);
     f.original_violation = f.violation;
+    f.executions_to_failure = r.executions;
+    f.ns_to_failure = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now() - started)
+                          .count();
     const std::size_t before = f.executions;
     shrink(spec, crew, config, f, at);
+    f.abandoned_threads = crew.abandoned();
     result.executions += f.executions - before;
     result.failure = std::move(f);
     return;
@@ -231,11 +238,12 @@ requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> r
   } else {
     CheckConfig free = c;
     free.scheduler = Scheduler::os;
-    r = detail::run_case(own, crew, free, pinned, pin.run, std::max<std::size_t>(1, c.shrink_retries),
+    r = detail::run_case(own, crew, free, pinned, pin.run,
+                         std::max<std::size_t>(1, c.shrink_retries), false,
                          [](const statem::Violation&) { return true; });
   }
   result.executions = r.executions;
-  result.schedules = r.stats.scheduler == Scheduler::os ? 0 : r.executions;
+  result.schedules = is_controlled(r.stats.scheduler) ? r.executions : 0;
   if (!r.failure) return result;
   Failure<Cmd, response_t<S>> f;
   f.seed = pin.seed;

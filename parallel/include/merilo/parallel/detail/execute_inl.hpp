@@ -11,6 +11,7 @@
 #ifndef MERILO_PARALLEL_DETAIL_EXECUTE_INL_HPP
 #define MERILO_PARALLEL_DETAIL_EXECUTE_INL_HPP
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include <merilo/core/hash.hpp>  // core::mix64 draws the stress jitter
 #include <merilo/parallel/detail/controller.hpp>
 #include <merilo/parallel/detail/crew.hpp>
 #include <merilo/parallel/detail/generate_inl.hpp>
@@ -68,6 +70,8 @@ struct Arena {
   std::vector<History<command_of<S>, response_of<S>>> histories;  // one per branch
   std::vector<MaybeViolation> crashes;                            // one per branch
   std::shared_ptr<Controller> controller;                         // a controlled race only
+  std::shared_ptr<StallWatch> watch;                              // a free race only
+  std::uint64_t jitter_seed = 0;                                  // stress: 0 for none
   std::optional<response_of<S>> solo_response;  // a prefix call's response
   MaybeViolation solo_verdict;                  // a prefix call's crash, or finish's verdict
 };
@@ -94,7 +98,7 @@ inline bool run_bounded(Crew& crew, std::function<void()> task,
 }
 
 /// How a call run alone on the crew ended.
-enum class Solo : std::uint8_t { returned, timed_out, deadlocked, livelocked };
+enum class Solo : std::uint8_t { returned, timed_out, deadlocked, livelocked, stalled };
 
 /// Runs `task` alone on a crew thread until `deadline`; under control
 /// (`controlled`) as the only thread of a controller, so a call that blocks
@@ -105,7 +109,26 @@ template <class Task>
 Solo run_solo(Crew& crew, bool controlled, const CheckConfig& config,
               std::chrono::steady_clock::time_point deadline, Task task, std::string& why) {
   if (!controlled) {
-    return run_bounded(crew, std::move(task), deadline) ? Solo::returned : Solo::timed_out;
+    if (config.stall_time.count() <= 0) {
+      return run_bounded(crew, std::move(task), deadline) ? Solo::returned : Solo::timed_out;
+    }
+    auto watch = std::make_shared<StallWatch>(1, config.stall_time);
+    std::vector<std::function<void()>> tasks;
+    tasks.emplace_back([watch, task = std::move(task)]() mutable {
+      watch->started(0);
+      task();
+      watch->finished(0);
+    });
+    bool stalled = false;
+    const bool returned =
+        crew.race(std::move(tasks), deadline, [&] { return stalled = watch->stalled(); }).all();
+    if (returned) return Solo::returned;
+    if (!stalled) return Solo::timed_out;
+    why = "likely: it did not return for " +
+          std::to_string(
+              std::chrono::duration_cast<std::chrono::milliseconds>(config.stall_time).count()) +
+          " ms and used no CPU time (blocked); its thread was abandoned";
+    return Solo::stalled;
   }
   auto ctl = std::make_shared<Controller>(1, Chooser{}, config.max_steps);
   std::vector<std::function<void()>> tasks;
@@ -137,6 +160,20 @@ inline statem::Violation timeout_violation(const std::string& what, const CheckC
           " ms; the thread was abandoned and the system left alive (not torn down)"};
 }
 
+/// Stress mode's random wait before a call is below this many spins.
+inline constexpr std::uint64_t kMaxJitterSpins = 512;
+
+/// Busy-waits about `spins` short iterations (no system call, no sleep).
+inline void spin_for(std::uint64_t spins) noexcept {
+  for (std::uint64_t i = 0; i < spins; ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+#endif
+  }
+}
+
 /// Runs branch `b` of `arena` (on a crew thread); stops at a crash.
 /// Under control the instants are logical (the controller's clock), and the
 /// start of each call is a scheduling point.
@@ -144,13 +181,23 @@ template <class S>
 void run_branch(Arena<S>& arena, std::size_t b) noexcept {
   auto& history = arena.histories[b];
   Controller* ctl = arena.controller.get();
+  StallWatch* watch = arena.watch.get();
+  if (watch != nullptr) watch->started(b);
+  // Stress: a short random wait before each call shifts the branches
+  // against each other by a few hundred nanoseconds, differently each time.
+  std::uint64_t jitter = arena.jitter_seed == 0 ? 0 : core::mix64(arena.jitter_seed + b);
   for (const command_of<S>& cmd : arena.branches[b]) {
     try {
       if (ctl != nullptr) ctl->point(SyncOp::call, nullptr);
+      if (jitter != 0) {
+        jitter = core::mix64(jitter);
+        spin_for(jitter % kMaxJitterSpins);
+      }
       const std::int64_t invoked = ctl != nullptr ? ctl->tick() : now_ns();
       response_of<S> response = arena.spec->run(*arena.sut, cmd);
       const std::int64_t returned = ctl != nullptr ? ctl->tick() : now_ns();
       history.push_back({cmd, std::move(response), invoked, returned});
+      if (watch != nullptr) watch->progressed();
     } catch (const sync::Cancelled&) {
       return;  // the controlled run ended (a deadlock); the verdict says so
     } catch (...) {
@@ -160,9 +207,11 @@ void run_branch(Arena<S>& arena, std::size_t b) noexcept {
             " (branch " + std::to_string(b) + ", command " + core::describe(cmd) + ")";
       } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; the slot stays empty
       }
+      if (watch != nullptr) watch->finished(b);
       return;
     }
   }
+  if (watch != nullptr) watch->finished(b);
 }
 
 /// Tears the system down; an exception is dropped by contract.
@@ -204,7 +253,7 @@ inline MaybeViolation controlled_verdict(const Controller& ctl) {
 /// `chooser` the branches run one at a time under a `Controller`.
 template <class S>
 void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig& config,
-          const model_of<S>& model, const Chooser* chooser,
+          const model_of<S>& model, const Chooser* chooser, std::uint64_t jitter_seed,
           Outcome<command_of<S>, response_of<S>>& out) {
   const std::size_t n = arena->branches.size();
   arena->histories.resize(n);
@@ -212,7 +261,10 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
   for (std::size_t b = 0; b < n; ++b) arena->histories[b].reserve(arena->branches[b].size());
   if (chooser != nullptr) {
     arena->controller = std::make_shared<Controller>(n, *chooser, config.max_steps);
+  } else if (config.stall_time.count() > 0) {
+    arena->watch = std::make_shared<StallWatch>(n, config.stall_time);
   }
+  arena->jitter_seed = chooser == nullptr ? jitter_seed : 0;
   std::vector<std::function<void()>> tasks;
   tasks.reserve(n);
   for (std::size_t b = 0; b < n; ++b) {
@@ -225,7 +277,12 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
   }
   Controller* ctl = arena->controller.get();
   std::function<bool()> stalled;
-  if (ctl != nullptr) stalled = [ctl] { return ctl->stalled(); };
+  bool free_stall = false;
+  if (ctl != nullptr) {
+    stalled = [ctl] { return ctl->stalled(); };
+  } else if (arena->watch) {
+    stalled = [watch = arena->watch, &free_stall] { return free_stall = watch->stalled(); };
+  }
   const RaceEnd end = crew.race(
       std::move(tasks), deadline_after(std::chrono::steady_clock::now(), config.deadline), stalled);
   const std::uint8_t had_turn = ctl != nullptr ? ctl->running() : kNoThread;
@@ -255,6 +312,20 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
             " ms (a loop without merilo::sync operations, or a blocking call merilo does not "
             "control: a std::mutex, I/O, a sleep); its thread was abandoned and the system left "
             "alive (not torn down)"};
+    out.evidence = Evidence::unrecorded;
+    return;
+  }
+  if (free_stall && out.left_alive) {
+    std::string which;
+    for (std::size_t b : out.unfinished) which += (which.empty() ? "" : ", ") + std::to_string(b);
+    out.violation = statem::Violation{
+        std::string(kDeadlockTag),
+        "likely deadlock: no call returned for " +
+            std::to_string(
+                std::chrono::duration_cast<std::chrono::milliseconds>(config.stall_time).count()) +
+            " ms and branch " + which +
+            " used no CPU time (blocked, on each other or on something that never comes); the "
+            "threads were abandoned and the system left alive (not torn down)"};
     out.evidence = Evidence::unrecorded;
     return;
   }
@@ -303,12 +374,14 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
 }
 
 /// One execution of `c` (see the top of this file); controlled when
-/// `chooser` is given.
+/// `chooser` is given; free with a random wait before each call when
+/// `jitter_seed` is not 0.
 template <class S>
 Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, Crew& crew,
                                                const CheckConfig& config,
                                                const Case<command_of<S>>& c,
-                                               const Chooser* chooser = nullptr) {
+                                               const Chooser* chooser = nullptr,
+                                               std::uint64_t jitter_seed = 0) {
   Outcome<command_of<S>, response_of<S>> out;
   S& s = *spec;
   std::optional<model_of<S>> model;
@@ -338,8 +411,12 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
           });
         },
         why);
-    if (end == Solo::timed_out) {  // never tear down under a running thread
-      out.violation = timeout_violation("prefix call " + std::to_string(k), config);
+    if (end == Solo::timed_out || end == Solo::stalled) {  // never tear down under a thread
+      out.violation =
+          end == Solo::timed_out
+              ? timeout_violation("prefix call " + std::to_string(k), config)
+              : statem::Violation{std::string(kDeadlockTag),
+                                  "prefix call " + std::to_string(k) + " blocks, " + why};
       out.evidence = Evidence::in_prefix;
       out.left_alive = true;
       return out;
@@ -382,7 +459,7 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   }
 
   arena->branches = c.branches;
-  race(arena, crew, config, *model, chooser, out);
+  race(arena, crew, config, *model, chooser, jitter_seed, out);
   if (out.left_alive) return out;  // never tear down under a running thread
   if (!out.violation) {
     out.evidence = Evidence::after_race;
@@ -401,9 +478,11 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
           });
         },
         why);
-    if (end == Solo::timed_out || end == Solo::livelocked) {  // never tear down under a thread
-      out.violation = end == Solo::timed_out
-                          ? timeout_violation("finish", config)
+    if (end == Solo::timed_out || end == Solo::livelocked || end == Solo::stalled) {
+      // never tear down under a thread
+      out.violation = end == Solo::timed_out ? timeout_violation("finish", config)
+                      : end == Solo::stalled
+                          ? statem::Violation{std::string(kDeadlockTag), "finish blocks, " + why}
                           : statem::Violation{std::string(kLivelockTag), "finish: " + why};
       out.left_alive = true;
       return out;

@@ -5,6 +5,7 @@
 #define MERILO_PARALLEL_DETAIL_RUN_CASE_INL_HPP
 
 #include <algorithm>  // std::max
+#include <chrono>     // stress_time
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -34,16 +35,21 @@ inline std::uint64_t schedule_seed(std::uint64_t seed, std::size_t run, std::siz
   return core::mix64(core::mix64(seed ^ 0x5c4ed01eULL) ^ core::mix64(run) ^ (k * 0x9E3779B97F4A7C15ULL));
 }
 
+/// Stress executions of one case at most, whatever `stress_time` says.
+inline constexpr std::size_t kMaxStressExecutions = 1'000'000;
+
 /// Runs `c` until an execution fails as `accept(outcome)` says, or the
 /// case passes: under control its schedules (the scheduler's order, at most
-/// `config.schedules`), free at most `free_runs` times. `automatic` runs
-/// the case free when its first (controlled) execution reached no
+/// `config.schedules`); free `free_runs` times, and under stress (when
+/// `timed`) on until `config.stress_time` has passed. `automatic` runs the
+/// case under stress when its first (controlled) execution reached no
 /// merilo::sync operation; that execution counts as the first free one.
 template <class S, class Accept>
 CaseRun<command_of<S>, response_of<S>> run_case(const std::shared_ptr<S>& spec, Crew& crew,
                                                 const CheckConfig& config,
                                                 const Case<command_of<S>>& c, std::size_t run,
-                                                std::size_t free_runs, Accept accept) {
+                                                std::size_t free_runs, bool timed,
+                                                Accept accept) {
   CaseRun<command_of<S>, response_of<S>> out;
   ScheduleStats& stats = out.stats;
   const auto take = [&](Outcome<command_of<S>, response_of<S>>&& o) {
@@ -59,14 +65,22 @@ CaseRun<command_of<S>, response_of<S>> run_case(const std::shared_ptr<S>& spec, 
     }
     return false;
   };
-  const auto run_free = [&](std::size_t from) {
-    stats.scheduler = Scheduler::os;
-    for (std::size_t k = from; k < free_runs; ++k) {
-      if (take(execute(spec, crew, config, c))) return;
+  const auto run_free = [&](std::size_t from, bool stress) {
+    stats.scheduler = stress ? Scheduler::stress : Scheduler::os;
+    const auto start = std::chrono::steady_clock::now();
+    for (std::size_t k = from;; ++k) {
+      if (k >= free_runs) {
+        if (!stress || !timed || k >= kMaxStressExecutions ||
+            std::chrono::steady_clock::now() - start >= config.stress_time) {
+          return;
+        }
+      }
+      const std::uint64_t jitter = stress ? (schedule_seed(*config.seed, run, k) | 1U) : 0;
+      if (take(execute(spec, crew, config, c, nullptr, jitter))) return;
     }
   };
-  if (config.scheduler == Scheduler::os) {
-    run_free(0);
+  if (config.scheduler == Scheduler::os || config.scheduler == Scheduler::stress) {
+    run_free(0, config.scheduler == Scheduler::stress);
     return out;
   }
   if (config.scheduler == Scheduler::automatic ||
@@ -90,7 +104,7 @@ CaseRun<command_of<S>, response_of<S>> run_case(const std::shared_ptr<S>& spec, 
       }
       if (take(std::move(o))) break;
       if (probe && unsynchronised) {
-        run_free(1);
+        run_free(1, true);
         return out;
       }
     }

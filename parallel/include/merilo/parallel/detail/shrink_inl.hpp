@@ -64,7 +64,12 @@ template <class S>
 void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckConfig& config,
             Failure<command_of<S>, response_of<S>>& f, Case<std::size_t> at) {
   const std::string tag = f.violation.tag;
-  const std::size_t attempts = std::max<std::size_t>(1, config.shrink_retries);
+  // Free threads: a failure that took E executions to appear gets 2E
+  // attempts per candidate (at least shrink_retries) under stress.
+  std::size_t attempts = std::max<std::size_t>(1, config.shrink_retries);
+  if (f.scheduling.scheduler == Scheduler::stress) {
+    attempts = std::max(attempts, std::min<std::size_t>(2 * f.executions_to_failure, 10'000));
+  }
   const auto same_tag = [&](const statem::Violation& v) { return v.tag == tag; };
   std::size_t spent = 0;
   for (;;) {
@@ -74,7 +79,7 @@ void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckConfig& confi
     for (std::size_t i = 0; i < candidates.size() && !progress; ++i) {
       Case<command_of<S>>& candidate = candidates[i];
       if (!case_admissible(*spec, candidate)) continue;
-      if (spent >= config.max_shrinks) {
+      if (spent >= config.max_shrinks || crew.abandoned() >= kMaxAbandonedThreads) {
         f.end = statem::ShrinkEnd::bound_hit;
         return;
       }
@@ -93,8 +98,8 @@ void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckConfig& confi
       // Free executions count one by one against max_shrinks; a controlled
       // candidate's schedule search counts as one.
       const std::size_t free_runs = std::min(attempts, config.max_shrinks - spent);
-      auto r = run_case(spec, crew, config, candidate, f.run, free_runs, same_tag);
-      spent += r.stats.scheduler == Scheduler::os ? r.executions : 1;
+      auto r = run_case(spec, crew, config, candidate, f.run, free_runs, false, same_tag);
+      spent += r.stats.scheduler == Scheduler::os ? r.executions : 1;  // stress: per candidate
       f.executions += r.executions;
       if (r.failure) {
         f.system_left_alive = f.system_left_alive || r.failure->left_alive;
@@ -107,7 +112,9 @@ void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckConfig& confi
       }
     }
     if (!progress) {
-      f.end = statem::ShrinkEnd::converged;
+      const bool free = !is_controlled(f.scheduling.scheduler);
+      f.end = free && f.executions_to_failure > 1 ? statem::ShrinkEnd::out_of_retries
+                                                  : statem::ShrinkEnd::converged;
       return;
     }
   }
