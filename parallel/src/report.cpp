@@ -237,6 +237,11 @@ std::string format_report(const FailureText& t) {
         "\nreplay exactly (the shrunk case under its schedule, deterministically):\n"
         "  merilo::parallel::replay(spec, \"{}\");\n",
         pin_token(core));
+  } else {
+    out += fmt::format(
+        "\nreplay the shrunk case (free threads: up to shrink_retries executions, not exact):\n"
+        "  merilo::parallel::replay(spec, \"{}\");\n",
+        pin_token(core));
   }
   out += fmt::format(
       "\nreproduce (the case is fixed by the seed and run{}):\n"

@@ -137,8 +137,8 @@ TEST(ParallelStress, BlockedThreadsAreALikelyDeadlockLongBeforeTheDeadline) {
                                                .max_prefix = 0,
                                                .max_shrinks = 0,
                                                .scheduler = parallel::Scheduler::stress,
-                                               .deadline = std::chrono::seconds(60),
-                                               .stall_time = std::chrono::milliseconds(100)});
+                                               .stall_time = std::chrono::milliseconds(100),
+                                               .deadline = std::chrono::seconds(60)});
   const auto took = std::chrono::steady_clock::now() - started;
   ASSERT_TRUE(r.failure.has_value());
   const auto& f = *r.failure;
