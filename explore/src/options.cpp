@@ -9,6 +9,13 @@
 
 namespace merilo::explore::detail {
 
+std::string check_kinds(std::size_t kinds) {
+  if (kinds <= kMaxKinds) return {};
+  return fmt::format(
+      "merilo: the system's kinds() is {}, above the limit of {} step kinds (kMaxKinds)", kinds,
+      kMaxKinds);
+}
+
 std::string check_options(const ExploreOptions& options, bool restorable, bool copyable) {
   if (options.max_states == 0) {
     return "merilo: ExploreOptions::max_states is required (the most worlds the search may store); "
@@ -23,6 +30,10 @@ std::string check_options(const ExploreOptions& options, bool restorable, bool c
            "(see merilo::explore::Restorable)";
   }
   if (options.threads == 0) return "merilo: ExploreOptions::threads must be at least 1";
+  if (options.threads > kMaxThreads) {
+    return fmt::format("merilo: ExploreOptions::threads is {}, above the limit of {} (kMaxThreads)",
+                       options.threads, kMaxThreads);
+  }
   if (options.threads > 1 && !copyable) {
     return fmt::format(
         "merilo: ExploreOptions::threads is {} but the system is not copy-constructible; "

@@ -1,5 +1,6 @@
 // config.cpp — checking and clamping a parallel CheckConfig; evidence names.
 #include <algorithm>  // std::clamp
+#include <string>     // std::to_string
 
 #include <merilo/parallel/failure.hpp>
 #include <merilo/parallel/parallel.hpp>
@@ -22,6 +23,24 @@ std::string_view name(Evidence evidence) noexcept {
   return "?";
 }
 
+std::string_view name(Scheduler scheduler) noexcept {
+  switch (scheduler) {
+    case Scheduler::automatic:
+      return "automatic";
+    case Scheduler::preemption_bounded:
+      return "preemption-bounded";
+    case Scheduler::pct:
+      return "pct";
+    case Scheduler::random:
+      return "random";
+    case Scheduler::stress:
+      return "stress";
+    case Scheduler::os:
+      return "os";
+  }
+  return "?";
+}
+
 namespace detail {
 
 std::string config_error(const CheckConfig& config) {
@@ -34,8 +53,24 @@ std::string config_error(const CheckConfig& config) {
   if (config.deadline.count() <= 0) {
     return "merilo::parallel: CheckConfig::deadline must be positive";
   }
+  if (static_cast<unsigned>(config.scheduler) > static_cast<unsigned>(Scheduler::os)) {
+    return "merilo::parallel: CheckConfig::scheduler is not a Scheduler value";
+  }
+  if (config.stress_time.count() < 0 || config.stall_time.count() < 0) {
+    return "merilo::parallel: CheckConfig::stress_time and stall_time must not be negative";
+  }
+  if (config.schedules == 0) return "merilo::parallel: CheckConfig::schedules must be at least 1";
+  if (config.max_steps == 0) return "merilo::parallel: CheckConfig::max_steps must be at least 1";
+  if (config.pct_depth == 0 || config.pct_depth > kMaxPctDepth) {
+    return "merilo::parallel: CheckConfig::pct_depth must be in 1.." + std::to_string(kMaxPctDepth);
+  }
   if (config.search_budget == 0) {
     return "merilo::parallel: CheckConfig::search_budget must be at least 1";
+  }
+  if (config.max_prefix > kMaxPrefixLimit) {
+    return "merilo::parallel: CheckConfig::max_prefix is " + std::to_string(config.max_prefix) +
+           ", above the limit of " + std::to_string(kMaxPrefixLimit) +
+           " commands (kMaxPrefixLimit)";
   }
   return {};
 }

@@ -8,6 +8,9 @@
 #include <thread>
 #include <utility>
 
+#include <pthread.h>  // the racing threads' CPU clocks
+#include <time.h>     // clock_gettime
+
 #include <merilo/core/reentry.hpp>
 
 namespace merilo::parallel::detail {
@@ -84,7 +87,8 @@ void Crew::retire(const std::shared_ptr<Worker>& w) {
 }
 
 RaceEnd Crew::race(std::vector<std::function<void()>> tasks,
-                   std::chrono::steady_clock::time_point deadline) {
+                   std::chrono::steady_clock::time_point deadline,
+                   const std::function<bool()>& give_up) {
   const std::size_t n = tasks.size();
   while (workers_.size() < n) workers_.push_back(start_worker());
   auto race = std::make_shared<Race>(n);
@@ -92,9 +96,14 @@ RaceEnd Crew::race(std::vector<std::function<void()>> tasks,
     Worker& w = *workers_[i];
     {
       std::lock_guard lock(w.mu);
-      w.job = [race, i, task = std::move(tasks[i])]() mutable {
-        race->ready.fetch_add(1, std::memory_order_acq_rel);
-        spin_until(race->go);
+      w.job = [race, i, n, task = std::move(tasks[i])]() mutable {
+        // The last thread to arrive releases the others: the checking
+        // thread never spins on a core the racing threads need.
+        if (race->ready.fetch_add(1, std::memory_order_acq_rel) + 1 == n) {
+          race->go.store(true, std::memory_order_release);
+        } else {
+          spin_until(race->go);
+        }
         task();
         task = nullptr;  // release what the task owns before the race is seen as over
         {
@@ -107,15 +116,26 @@ RaceEnd Crew::race(std::vector<std::function<void()>> tasks,
     }
     w.cv.notify_one();
   }
-  for (int spins = 0; race->ready.load(std::memory_order_acquire) < n; ++spins) {
-    if (spins >= kSpinsBeforeYield) std::this_thread::yield();
-  }
-  race->go.store(true, std::memory_order_release);
 
   RaceEnd end;
   {
     std::unique_lock lock(race->mu);
-    race->cv.wait_until(lock, deadline, [&] { return race->done == n; });
+    const auto all_done = [&] { return race->done == n; };
+    if (give_up) {
+      // Poll: the predicate is the caller's, and nothing notifies on it.
+      while (!all_done() && !give_up()) {
+        const auto tick = std::chrono::steady_clock::now() + std::chrono::milliseconds(1);
+        if (tick >= deadline) {
+          race->cv.wait_until(lock, deadline, all_done);
+          break;
+        }
+        race->cv.wait_until(lock, tick, all_done);
+      }
+    } else if (deadline == std::chrono::steady_clock::time_point::max()) {
+      race->cv.wait(lock, all_done);  // no deadline: never hand the clock a time it cannot add to
+    } else {
+      race->cv.wait_until(lock, deadline, all_done);
+    }
     end.finished = race->finished;
   }
   // Abandon the threads still running: detached, each finishes its task
@@ -136,6 +156,73 @@ RaceEnd Crew::race(std::vector<std::function<void()>> tasks,
     workers_.clear();
   }
   return end;
+}
+
+struct StallWatch::Impl {
+  std::chrono::nanoseconds window;
+  std::mutex mu;
+  std::vector<clockid_t> clock;       // guarded by mu
+  std::vector<bool> running;          // guarded by mu
+  std::atomic<std::uint64_t> returns{0};
+  // The checking thread's view.
+  std::uint64_t seen_returns = 0;
+  std::vector<std::int64_t> seen_cpu;
+  std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+};
+
+StallWatch::StallWatch(std::size_t threads, std::chrono::nanoseconds window)
+    : impl_(std::make_shared<Impl>()) {
+  impl_->window = window;
+  impl_->clock.resize(threads);
+  impl_->running.assign(threads, false);
+  impl_->seen_cpu.assign(threads, -1);
+}
+
+void StallWatch::started(std::size_t t) noexcept {
+  clockid_t id{};
+  const bool ok = pthread_getcpuclockid(pthread_self(), &id) == 0;
+  std::lock_guard lock(impl_->mu);
+  impl_->clock[t] = id;
+  impl_->running[t] = ok;
+}
+
+void StallWatch::progressed() noexcept { impl_->returns.fetch_add(1, std::memory_order_relaxed); }
+
+void StallWatch::finished(std::size_t t) noexcept {
+  std::lock_guard lock(impl_->mu);
+  impl_->running[t] = false;
+}
+
+bool StallWatch::stalled() {
+  Impl& w = *impl_;
+  const auto now = std::chrono::steady_clock::now();
+  bool moved = false;
+  const std::uint64_t returns = w.returns.load(std::memory_order_relaxed);
+  if (returns != w.seen_returns) {
+    w.seen_returns = returns;
+    moved = true;
+  }
+  bool any_running = false;
+  {
+    std::lock_guard lock(w.mu);
+    for (std::size_t t = 0; t < w.clock.size(); ++t) {
+      if (!w.running[t]) continue;
+      any_running = true;
+      timespec ts{};
+      if (clock_gettime(w.clock[t], &ts) != 0) return false;  // the thread is gone
+      const std::int64_t cpu = static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+      // A thread that used a millisecond of CPU since the last look is working.
+      if (w.seen_cpu[t] < 0 || cpu - w.seen_cpu[t] > 1'000'000) {
+        w.seen_cpu[t] = cpu;
+        moved = true;
+      }
+    }
+  }
+  if (!any_running || moved) {
+    w.since = now;
+    return false;
+  }
+  return now - w.since >= w.window;
 }
 
 }  // namespace merilo::parallel::detail

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <merilo/core/hash.hpp>
 #include <merilo/statem/statem.hpp>
 
 namespace merilo::statem::detail {
@@ -33,18 +34,30 @@ bool number(std::string_view text, N& out, int base = 10) {
 
 }  // namespace
 
+std::uint64_t list_check(const std::vector<std::string>& described) noexcept {
+  // Each description with its length first, so no two lists run together.
+  std::uint64_t h = core::hash64(nullptr, 0, described.size());
+  for (const std::string& d : described) {
+    const std::uint64_t n = d.size();
+    h = core::hash64(&n, sizeof n, h);
+    h = core::hash64(d.data(), d.size(), h);
+  }
+  return h;
+}
+
 std::string format_token(const ReplayToken& token) {
   std::string out =
-      fmt::format("v1:{:x}:{}:{}:{}:", token.seed, token.run, token.size, token.bound);
+      fmt::format("v2:{:x}:{}:{}:{}:", token.seed, token.run, token.size, token.bound);
   for (std::size_t i = 0; i < token.items.size(); ++i) {
     if (i > 0) out += ',';
     out += fmt::format("{}", token.items[i].index);
     for (std::uint32_t c : token.items[i].path) out += fmt::format(".{}", c);
   }
+  out += fmt::format(":{:016x}", token.check);
   return out;
 }
 
-std::string parse_token(std::string_view text, ReplayToken& out) {
+std::string parse_token(std::string_view text, std::size_t max_commands, ReplayToken& out) {
   const auto bad = [text](std::string_view why) {
     return fmt::format(
         "merilo::statem: the replay token \"{}\" is malformed: {}; paste the whole token from "
@@ -52,18 +65,35 @@ std::string parse_token(std::string_view text, ReplayToken& out) {
         text, why);
   };
   const std::vector<std::string_view> parts = split(text, ':');
-  if (parts.size() != 6 || parts[0] != "v1")
-    return bad("expected v1:<seed>:<run>:<size>:<bound>:<items>");
+  if (!parts.empty() && parts[0] == "v1") {
+    return bad(
+        "v1 tokens carry no check of the list they name (a cut one passes silently), so they "
+        "are refused; run the check again for a v2 token");
+  }
+  if (parts.size() != 7 || parts[0] != "v2")
+    return bad("expected v2:<seed>:<run>:<size>:<bound>:<items>:<check> (was it cut short?)");
   ReplayToken t;
   if (!number(parts[1], t.seed, 16)) return bad("the seed is not a hex number");
   if (!number(parts[2], t.run)) return bad("the run is not a number");
   if (!number(parts[3], t.size) || t.size > kMaxSize) return bad("the size is not in [0, 100]");
   if (!number(parts[4], t.bound) || t.bound == 0)
     return bad("the length bound is not a positive number");
+  if (t.bound > max_commands) {
+    return fmt::format(
+        "merilo::statem: the replay token \"{}\" names a list of up to {} commands, more than "
+        "this check's CheckConfig::max_commands ({}); replay it with the max_commands of the "
+        "check that reported it",
+        text, t.bound, max_commands);
+  }
+  if (parts[6].size() != 16 || !number(parts[6], t.check, 16))
+    return bad("the check is not 16 hex digits (was the token cut short?)");
   for (std::string_view item : split(parts[5], ',')) {
     const std::vector<std::string_view> steps = split(item, '.');
     Origin o;
     if (steps.empty() || !number(steps[0], o.index)) return bad("a command index is not a number");
+    if (o.index >= t.bound) return bad("a command index is past the length bound");
+    if (!t.items.empty() && o.index <= t.items.back().index)
+      return bad("the command indices do not increase");
     for (std::size_t i = 1; i < steps.size(); ++i) {
       std::uint32_t c = 0;
       if (!number(steps[i], c)) return bad("a child index is not a number");

@@ -30,6 +30,8 @@ std::string_view name(ShrinkEnd end) noexcept {
       return "converged";
     case ShrinkEnd::bound_hit:
       return "bound hit";
+    case ShrinkEnd::out_of_retries:
+      return "out of retries";
   }
   return "out-of-range";
 }
@@ -160,6 +162,12 @@ std::string validate(const CheckConfig& config, bool needs_test_count) {
   if (config.max_commands == 0) {
     return "merilo::statem: CheckConfig::max_commands is 0; lists need room for at least 1 "
            "command";
+  }
+  if (config.max_commands > kMaxCommandsLimit) {
+    return fmt::format(
+        "merilo::statem: CheckConfig::max_commands is {}, above the limit of {} commands "
+        "(kMaxCommandsLimit)",
+        config.max_commands, kMaxCommandsLimit);
   }
   return "";
 }

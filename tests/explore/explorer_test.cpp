@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <climits>
 #include <cstdint>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -185,6 +187,27 @@ TEST(Explorer, RefusesAMissingBound) {
   EXPECT_NE(r.error.find("max_states is required"), std::string::npos) << r.error;
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.states, 0u);
+}
+
+TEST(Explorer, RefusesUnboundedThreadsAndKindsNamingTheLimit) {
+  // threads = UINT_MAX reserved a copy of the system per thread and ended
+  // as "internal error: bad_alloc"; kinds() = SIZE_MAX looped for ever.
+  fixtures::Grid grid;
+  const ex::ExploreResult many = ex::explore(grid, quiet(10, Mode::replay, UINT_MAX));
+  EXPECT_NE(many.error.find("ExploreOptions::threads is 4294967295, above the limit of 256"),
+            std::string::npos)
+      << many.error;
+  EXPECT_TRUE(ex::explore(grid, quiet(10, Mode::replay, ex::kMaxThreads)).error.empty());
+
+  struct Endless : fixtures::Grid {
+    [[nodiscard]] std::size_t kinds() const { return SIZE_MAX; }
+  };
+  Endless endless;
+  const ex::ExploreResult r = ex::explore(endless, quiet(10, Mode::replay));
+  EXPECT_NE(r.error.find("kinds() is 18446744073709551615, above the limit of 65536"),
+            std::string::npos)
+      << r.error;
+  EXPECT_EQ(r.states, 0U);
 }
 
 TEST(Explorer, RefusesOptionsItCannotHonour) {

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include <merilo/parallel/spec.hpp>
+#include <merilo/parallel/parallel.hpp>
 
 namespace probe {
 
@@ -149,6 +149,19 @@ struct Spec {
   }
   void teardown(sut_type&) const { hooks->torn_down.fetch_add(1); }
 };
+
+/// `config` with the first seed whose run 0 draws a prefix holding a
+/// `read` (found with generate_case, so a test does not hang on one
+/// seed's draw).
+inline merilo::parallel::CheckConfig with_read_in_prefix(merilo::parallel::CheckConfig config) {
+  Spec spec;
+  for (std::uint64_t seed = 1;; ++seed) {
+    config.seed = seed;
+    for (Op op : merilo::parallel::generate_case(spec, config, 0).drawn.prefix) {
+      if (op == Op::read) return config;
+    }
+  }
+}
 
 }  // namespace probe
 

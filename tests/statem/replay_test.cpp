@@ -78,19 +78,73 @@ TEST(StatemReplayToken, AFixedSystemPassesTheReplayedFailure) {
 }
 
 TEST(StatemReplayToken, AMalformedOrForeignTokenIsAUsageError) {
-  auto bad = st::check(sys::counter::Spec{}, {.replay = "v1:zz:0:1:1:0"});
+  const std::string check = ":0000000000000000";
+  auto bad = st::check(sys::counter::Spec{}, {.replay = "v2:zz:0:1:1:0" + check});
   EXPECT_FALSE(bad.failure);
   EXPECT_NE(bad.error.find("is malformed: the seed is not a hex number"), std::string::npos)
       << bad.error;
-  EXPECT_NE(st::check(sys::counter::Spec{}, {.replay = "v2:1:0:1:1:0"}).error.find("malformed"),
+  EXPECT_NE(st::check(sys::counter::Spec{}, {.replay = "v3:1:0:1:1:0" + check}).error.find(
+                "malformed"),
             std::string::npos);
-  // Index 40 of a list of at most 2 commands.
-  auto foreign = st::check(sys::counter::Spec{}, {.replay = "v1:1:0:2:2:40"});
-  EXPECT_NE(foreign.error.find("does not fit this spec: a command index is past the end"),
+  // Index 1 of a list of at most 2 commands that drew fewer.
+  auto foreign = st::check(sys::counter::Spec{}, {.seed = 1, .replay = "v2:1:0:0:1:0.90" + check});
+  EXPECT_NE(foreign.error.find("does not fit this spec: a child index is past the end"),
             std::string::npos)
       << foreign.error;
-  auto deep = st::check(sys::counter::Spec{}, {.replay = "v1:1:0:2:2:0.90"});
-  EXPECT_NE(deep.error.find("a child index is past the end"), std::string::npos) << deep.error;
+  auto past = st::check(sys::counter::Spec{}, {.replay = "v2:1:0:2:2:40" + check});
+  EXPECT_NE(past.error.find("a command index is past the length bound"), std::string::npos)
+      << past.error;
+  auto order = st::check(sys::counter::Spec{}, {.replay = "v2:1:0:2:2:1,0" + check});
+  EXPECT_NE(order.error.find("the command indices do not increase"), std::string::npos)
+      << order.error;
+}
+
+TEST(StatemReplayToken, AV1TokenIsRefusedBecauseItCarriesNoCheck) {
+  auto old = st::check(sys::counter::Spec{}, {.replay = "v1:1:5:12:12:0.0,1.0,2.1,3"});
+  EXPECT_FALSE(old.failure);
+  EXPECT_NE(old.error.find("v1 tokens carry no check"), std::string::npos) << old.error;
+}
+
+TEST(StatemReplayToken, ATokenCutAnywhereIsAUsageErrorNeverAPass) {
+  auto r = st::check(sys::kv::Spec{}, {.seed = 7});
+  ASSERT_TRUE(r.failure);
+  const std::string token = pasted_token(st::report(*r.failure));
+  ASSERT_TRUE(st::check(sys::kv::Spec{}, {.replay = token}).failure);
+  for (std::size_t n = 1; n < token.size(); ++n) {
+    const std::string cut = token.substr(0, n);
+    auto again = st::check(sys::kv::Spec{}, {.replay = cut});
+    EXPECT_FALSE(again.error.empty()) << cut << " ran " << again.commands_run << " commands";
+    EXPECT_FALSE(again.failure) << cut;
+  }
+}
+
+TEST(StatemReplayToken, ATokenWhoseItemsWereEditedDoesNotRebuildItsListAndIsRefused) {
+  auto r = st::check(sys::kv::Spec{}, {.seed = 7});
+  ASSERT_TRUE(r.failure);
+  ASSERT_GE(r.failure->shrunk.size(), 2U);
+  const std::string token = pasted_token(st::report(*r.failure));
+  // Drop the last item but keep the check: the list rebuilt is one shorter.
+  const std::size_t check_at = token.rfind(':');
+  const std::size_t last_item = token.rfind(',', check_at);
+  ASSERT_NE(last_item, std::string::npos) << token;
+  const std::string edited = token.substr(0, last_item) + token.substr(check_at);
+  auto again = st::check(sys::kv::Spec{}, {.replay = edited});
+  EXPECT_FALSE(again.failure);
+  EXPECT_NE(again.error.find("the list it rebuilds is not the one it was made from"),
+            std::string::npos)
+      << edited << ": " << again.error;
+}
+
+TEST(StatemReplayToken, ABoundAboveMaxCommandsIsRefusedBeforeAnythingIsDrawn) {
+  // A bound of 10^12 commands would be drawn (and allocated) before any
+  // item is looked at.
+  auto huge = st::check(sys::counter::Spec{},
+                        {.replay = "v2:1:0:100:1000000000000:0:0000000000000000"});
+  EXPECT_FALSE(huge.failure);
+  EXPECT_NE(huge.error.find("more than this check's CheckConfig::max_commands (100)"),
+            std::string::npos)
+      << huge.error;
+  EXPECT_EQ(huge.commands_run, 0U);
 }
 
 TEST(StatemEnvironment, MerIloStatemSeedOverridesTheSeedOfEveryCheck) {

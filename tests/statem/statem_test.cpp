@@ -138,6 +138,18 @@ TEST(StatemUsage, ZeroTestsOrZeroCommandsAreUsageErrors) {
   EXPECT_EQ(spec.log->built, 0);
 }
 
+TEST(StatemUsage, AMaxCommandsPastTheLimitIsAUsageErrorNamingIt) {
+  ProbeSpec spec;
+  const st::CheckConfig config{.seed = 1, .max_commands = std::size_t{1} << 40};
+  const std::string want =
+      "CheckConfig::max_commands is 1099511627776, above the limit of 100000 commands";
+  EXPECT_NE(st::check(spec, config).error.find(want), std::string::npos)
+      << st::check(spec, config).error;
+  EXPECT_NE(st::check_run(spec, config, 0).error.find(want), std::string::npos);
+  EXPECT_NE(st::commands(spec, config, 0).error.find(want), std::string::npos);
+  EXPECT_EQ(spec.log->built, 0);
+}
+
 TEST(StatemUsage, AnEmptyGeneratorRangeIsAUsageErrorNotAPassingCheck) {
   struct EmptyRange : ProbeSpec {
     st::Gen<int> command(const model_type& /*m*/) const { return st::integer(10, 1); }

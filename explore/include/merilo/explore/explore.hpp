@@ -94,6 +94,13 @@ struct TupleGraph {
   [[nodiscard]] std::string to_dot(std::string_view name = "merilo") const;
 };
 
+/// The most worker threads a search accepts (`ExploreOptions::threads`);
+/// each holds its own copy of the system.
+inline constexpr unsigned kMaxThreads = 256;
+/// The most step kinds a system may have (`kinds()`): every world tries
+/// every kind, and a trace stores a kind in at most two bytes per step.
+inline constexpr std::size_t kMaxKinds = 65'536;
+
 /// Bounds and knobs of one search.
 struct ExploreOptions {
   /// The most worlds the search stores. Required: 0 (the default) is a usage
@@ -103,7 +110,8 @@ struct ExploreOptions {
   bool require_complete = false;
   /// How worlds are reached; see the header overview.
   Mode mode = Mode::automatic;
-  /// Worker threads expanding each level; 1 explores on the calling thread.
+  /// Worker threads expanding each level, in [1, kMaxThreads]; 1 explores
+  /// on the calling thread.
   unsigned threads = 1;
   /// In restore mode, the first 1024 worlds and then every
   /// `determinism_sample`-th one are also reached by replay from `reset()`

@@ -17,6 +17,7 @@
 #define MERILO_PARALLEL_CATCH2_HPP
 
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -36,9 +37,23 @@ requires parallel::Spec<std::remove_cvref_t<S>>
         S&& spec, const parallel::CheckConfig& config, const char* file = __builtin_FILE(),
         int line = __builtin_LINE()) {
   auto r = parallel::check(std::forward<S>(spec), config);
-  const std::string failure = parallel::detail::glue_failure(r);
+  const std::string failure = parallel::detail::glue_failure<S>(
+      r, {.gtest = false, .glue_namespace = "merilo::with_catch2"}, core::with_catch2::test_name());
   if (!failure.empty()) core::with_catch2::fail_at(file, line, failure);
   return r;
+}
+
+/// Replays the case and schedule of `token` (a failure's pin token) and
+/// fails the current test case, at the caller's line, while it fails or
+/// when the token no longer fits the spec.
+template <class S>
+requires parallel::Spec<std::remove_cvref_t<S>>
+void expect_parallel_replay_ok(S&& spec, std::string_view token,
+                               const parallel::CheckConfig& config = {},
+                               const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  const std::string failure =
+      parallel::detail::replay_failure(parallel::replay(std::forward<S>(spec), token, config), token);
+  if (!failure.empty()) core::with_catch2::fail_at(file, line, failure);
 }
 
 }  // namespace merilo::with_catch2

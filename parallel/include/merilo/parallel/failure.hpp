@@ -59,6 +59,35 @@ enum class Evidence : std::uint8_t {
 /// "in prefix", "raced", "after race", "unrecorded", "no race".
 [[nodiscard]] std::string_view name(Evidence evidence) noexcept;
 
+/// A switch from one branch to another in a controlled race.
+struct Switch {
+  std::int64_t at = 0;       ///< The logical instant (the race's clock).
+  std::size_t from = 0;      ///< The branch that was running.
+  std::size_t to = 0;        ///< The branch that went next.
+  bool preemption = false;   ///< `from` could have gone on.
+  std::string before;        ///< What `from` was about to do ("atomic load of #1").
+};
+
+/// How the failing case was scheduled.
+struct ScheduleStats {
+  Scheduler scheduler = Scheduler::os;  ///< Who decided the interleavings.
+  /// Controlled executions of the case in its last search.
+  std::size_t schedules = 0;
+  /// Scheduler::preemption_bounded: executions with bound 0, 1, ... (the
+  /// last entry is the round that found the failure, if one did).
+  std::vector<std::size_t> per_round;
+  /// Rounds completed: every schedule with at most `rounds_done - 1`
+  /// preemptions was run (0: none).
+  std::size_t rounds_done = 0;
+  bool budget_spent = false;  ///< `CheckConfig::schedules` ran out first.
+  /// The failing schedule: the branch chosen at each decision (a point
+  /// where two or more branches could run), without the trailing choices
+  /// that the default (the running branch goes on) makes anyway.
+  std::vector<std::uint8_t> schedule;
+  std::size_t preemptions = 0;    ///< Preemptions in `schedule`.
+  std::vector<Switch> switches;  ///< Where the failing race changed branch.
+};
+
 /// A branch's next call at the checker's dead end, which could not go next.
 struct StuckCall {
   linearize::CallRef call;  ///< `history` is the branch, `index` the call in it.
@@ -94,6 +123,18 @@ struct FailureCore {
   std::size_t shrinks = 0;     ///< Shrink candidates accepted.
   std::size_t executions = 0;  ///< Executions of this run: repeats, then shrink attempts.
   statem::ShrinkEnd end = statem::ShrinkEnd::converged;  ///< Why shrinking stopped.
+  /// How the shrunk case was scheduled; its failing schedule when controlled.
+  ScheduleStats scheduling;
+  /// Executions of the original case until it first failed, and the time
+  /// from the start of the check to that failure.
+  std::size_t executions_to_failure = 0;
+  std::int64_t ns_to_failure = 0;  ///< See `executions_to_failure`.
+  /// Threads the check abandoned (calls that never returned), each keeping
+  /// its system alive; shrinking stops at `kMaxAbandonedThreads`.
+  std::size_t abandoned_threads = 0;
+  /// The shrunk case as positions in the original one (see `pin_token`).
+  std::vector<std::size_t> shrunk_prefix_at;
+  std::vector<std::vector<std::size_t>> shrunk_branches_at;  ///< See `shrunk_prefix_at`.
 };
 
 /// A failing run, shrunk.
@@ -107,7 +148,37 @@ struct Failure : FailureCore {
   std::vector<History<Cmd, Resp>> histories;
 };
 
+/// A token that pins the shrunk case of `failure` and, when it was found
+/// under a controlled scheduler, its failing schedule:
+/// `replay(spec, token)` runs exactly that case under exactly that
+/// schedule. It names the seed, the run and the generation settings (the
+/// original case is drawn again from them), the shrunk case as positions
+/// in the original, and the schedule:
+///
+///   p1:SEED:RUN:BRANCHES:MAX_PREFIX:MAX_BRANCH:PREFIX:BRANCH/BRANCH...:SCHEDULE
+///
+/// where PREFIX and each BRANCH are positions joined by '.', and SCHEDULE is
+/// the branch chosen at each decision (one digit each) or "free" for a
+/// failure found with free threads (whose replay is not exact).
+[[nodiscard]] std::string pin_token(const FailureCore& failure);
+
 namespace detail {
+
+/// A parsed pin token (see `pin_token`).
+struct Pin {
+  std::uint64_t seed = 0;
+  std::size_t run = 0;
+  std::size_t branches = 0;
+  std::size_t max_prefix = 0;
+  std::size_t max_branch = 0;
+  std::vector<std::size_t> prefix_at;
+  std::vector<std::vector<std::size_t>> branches_at;
+  bool controlled = false;
+  std::vector<std::uint8_t> schedule;
+};
+
+/// Parses `token` into `pin`; returns "" or what is wrong with it.
+[[nodiscard]] std::string parse_pin(std::string_view token, Pin& pin);
 
 /// A call with its command and response already in words.
 struct CallText {

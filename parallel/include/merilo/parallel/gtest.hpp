@@ -2,12 +2,18 @@
 //
 // One call in a TEST runs a check and, when it fails, fails the test at the
 // caller's line with the whole report: the cases, the race as a timeline,
-// the checker's explanation and how to reproduce it.
+// the checker's explanation and how to reproduce it. A failure found under
+// a controlled scheduler also prints a test to paste, which replays the
+// shrunk case under its failing schedule and fails while the bug is there.
 //
 // Example:
 //
 //   TEST(Counter, IsLinearizable) {
 //     merilo::testing::parallel_check(counter::Spec<>{}, {.seed = 42});
+//   }
+//   TEST(Pinned, Counter_statem_not_linearizable) {   // as a failure prints it
+//     merilo::testing::expect_parallel_replay_ok(counter::Spec<counter::Bug::lost_update>{},
+//                                                "p1:1:0:2:6:4::6/7:01");
 //   }
 //
 // NOTE: this header includes <gtest/gtest.h>; link GTest::gtest yourself.
@@ -16,6 +22,7 @@
 #define MERILO_PARALLEL_GTEST_HPP
 
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -26,19 +33,42 @@
 
 namespace merilo::testing {
 
+namespace detail {
+/// The current gtest test's name ("Parallel" outside one).
+inline std::string parallel_test_name() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return info != nullptr ? info->name() : "Parallel";
+}
+}  // namespace detail
+
 /// Runs `parallel::check(spec, config)` and fails the current test, at the
 /// caller's file and line (leave `file` and `line` alone), on a usage error
-/// or a failing run (with `parallel::report` as the message). Returns the
-/// result for further assertions.
+/// or a failing run (with `parallel::report` as the message, and a pinned
+/// test when the failure was found under control). Returns the result for
+/// further assertions.
 template <class S>
 requires parallel::Spec<std::remove_cvref_t<S>>
     parallel::CheckResult<parallel::command_t<S>, parallel::response_t<S>> parallel_check(
         S&& spec, const parallel::CheckConfig& config, const char* file = __builtin_FILE(),
         int line = __builtin_LINE()) {
   auto r = parallel::check(std::forward<S>(spec), config);
-  const std::string failure = parallel::detail::glue_failure(r);
+  const std::string failure = parallel::detail::glue_failure<S>(
+      r, {.gtest = true, .glue_namespace = "merilo::testing"}, detail::parallel_test_name());
   if (!failure.empty()) ADD_FAILURE_AT(file, line) << failure;
   return r;
+}
+
+/// Replays the case and schedule of `token` (a failure's pin token) and
+/// fails the current test, at the caller's line, while it fails (with the
+/// report) or when the token no longer fits the spec.
+template <class S>
+requires parallel::Spec<std::remove_cvref_t<S>>
+void expect_parallel_replay_ok(S&& spec, std::string_view token,
+                               const parallel::CheckConfig& config = {},
+                               const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  const std::string failure =
+      parallel::detail::replay_failure(parallel::replay(std::forward<S>(spec), token, config), token);
+  if (!failure.empty()) ADD_FAILURE_AT(file, line) << failure;
 }
 
 }  // namespace merilo::testing

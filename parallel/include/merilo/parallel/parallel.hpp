@@ -45,10 +45,14 @@
 // pause inside it for a test to catch it reliably.
 //
 // NOTE: C++ cannot stop a thread. A branch still running at
-// `config.deadline` fails the run as `statem.timeout`; the stuck thread is
-// abandoned, and its system is left alive (no `teardown`, no destructor)
-// until the stuck call returns, if it ever does. The check itself returns
-// and the test process carries on. The spec is copied (or moved) once per
+// `config.deadline` fails the run as `statem.timeout`, and so does a prefix
+// that has not finished by then (evidence "in prefix") or a `finish` that
+// has not returned: every call into the system runs on a runner thread,
+// never on the checking thread. The stuck thread is abandoned, and its
+// system is left alive (no `teardown`, no destructor) until the stuck call
+// returns, if it ever does. The check itself returns and the test process
+// carries on. (The other callbacks, which see only models and generators,
+// plus `new_sut` and `teardown`, run on the checking thread unbounded.) The spec is copied (or moved) once per
 // check into storage the threads share, so the stuck call's spec outlives
 // `check` too.
 //
@@ -64,6 +68,7 @@
 #include <cstddef>      // std::size_t
 #include <optional>     // CheckResult::failure
 #include <string>       // usage errors
+#include <string_view>  // pin tokens
 #include <type_traits>  // std::remove_cvref_t
 
 #include <merilo/parallel/failure.hpp>
@@ -89,6 +94,16 @@ struct CheckResult {
   std::size_t executions = 0;
   /// The first failing run, shrunk; empty when every run passed.
   std::optional<Failure<Cmd, Resp>> failure;
+  /// Controlled executions (schedules) of the drawn cases.
+  std::size_t schedules = 0;
+  /// Cases searched by preemption bound, and the number of rounds that
+  /// every one of them completed: when it is k > 0, every schedule with at
+  /// most k - 1 preemptions of each of those cases was checked.
+  std::size_t bounded_cases = 0;
+  std::size_t rounds_done = 0;  ///< See `bounded_cases`.
+  /// Cases run free (`Scheduler::stress` or `os`: their system reached no
+  /// merilo::sync operation, or the config chose it).
+  std::size_t free_cases = 0;
 
   /// No usage error and no failure.
   [[nodiscard]] bool ok() const noexcept { return error.empty() && !failure; }
@@ -123,6 +138,18 @@ template <class S>
 requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] Generated<command_t<S>> generate_case(S&& spec, const CheckConfig& config,
                                                     std::size_t run);
+
+/// Runs the case and schedule a failure's `pin_token` names, once (a
+/// token of a failure found with free threads: up to
+/// `config.shrink_retries` free executions). `config` gives the deadline,
+/// budgets and limits; the seed and generation settings come from the
+/// token. The result has a failure while the bug is there; a token that no
+/// longer fits the spec (it draws another case for the run) is a usage
+/// error.
+template <class S>
+requires Spec<std::remove_cvref_t<S>>
+[[nodiscard]] CheckResult<command_t<S>, response_t<S>> replay(S&& spec, std::string_view token,
+                                                              const CheckConfig& config = {});
 
 namespace detail {
 /// The usage error of `config` ("" when it is usable).

@@ -63,13 +63,15 @@
 // (docs/examples/parallel_bag.cpp is a bag spec written so, complete and
 // compiled.)
 //
-// NOTE: the prefix runs on the thread that called `check`, a different
-// thread from every branch's. For a system that keeps per-thread state
-// (a queue with a producer slot per thread, say), what the prefix did is
-// then another thread's doing; see docs/parallel.md.
+// NOTE: each prefix call runs on a runner thread that is not any branch's.
+// For a system that keeps per-thread state (a queue with a producer slot
+// per thread, say), what the prefix did is then another thread's doing;
+// see docs/parallel.md.
 //
 // NOTE: `run` is called concurrently, from the runner's threads, on one
-// spec object and one system; every other callback is called from the
+// spec object and one system; the prefix's `run` calls and `finish` are
+// also made on a runner thread (one at a time, so a call that never
+// returns can be abandoned); every other callback is called from the
 // thread that called `check`, one at a time. The model must be a
 // `linearize::Model` (copyable, `==`, hashable by its bytes or `feed`):
 // the checker remembers the states it has ruled out.
@@ -101,8 +103,22 @@ inline constexpr std::string_view kNotLinearizableTag = "statem.not_linearizable
 /// The checker spent `CheckConfig::search_budget` before deciding (a failure,
 /// never a pass).
 inline constexpr std::string_view kUndecidedTag = "statem.undecided";
-/// A branch was still running when `CheckConfig::deadline` passed.
+/// A branch, a prefix call or `finish` was still running when
+/// `CheckConfig::deadline` passed.
 inline constexpr std::string_view kTimeoutTag = "statem.timeout";
+/// Under a controlled scheduler, every unfinished branch was blocked.
+inline constexpr std::string_view kDeadlockTag = "statem.deadlock";
+/// Under a controlled scheduler, an execution reached
+/// `CheckConfig::max_steps` scheduling points.
+inline constexpr std::string_view kLivelockTag = "statem.livelock";
+/// Under a controlled scheduler, the same schedule made the system take
+/// other decisions: it depends on something merilo does not control.
+inline constexpr std::string_view kNondeterministicTag = "statem.nondeterministic";
+/// Threads a check may abandon (calls that never returned) before it stops
+/// shrinking: each holds a system alive.
+inline constexpr std::size_t kMaxAbandonedThreads = 32;
+/// PCT depths are at most this.
+inline constexpr std::size_t kMaxPctDepth = 16;
 /// Generation ended with fewer than two non-empty branches: nothing raced.
 inline constexpr std::string_view kNoRaceTag = "statem.no_race";
 
@@ -123,6 +139,9 @@ inline constexpr std::size_t kMaxBranchLength = 6;
 inline constexpr std::size_t kMaxInterleavings = 10'000;
 /// Redraws of the branches after the first draw, before trimming.
 inline constexpr std::size_t kMaxRedraws = 8;
+/// The largest `CheckConfig::max_prefix` a check accepts (each prefix call
+/// is a hand-off to a runner thread; a longer prefix is a usage error).
+inline constexpr std::size_t kMaxPrefixLimit = 10'000;
 
 /// `s.next_model(model, cmd)`: the model moves from the command alone.
 template <class S>
@@ -219,6 +238,44 @@ struct Case {
   friend bool operator==(const Case&, const Case&) = default;
 };
 
+/// Who decides the interleaving of a race.
+///
+/// The controlled schedulers need a system written against merilo::sync
+/// (merilo/parallel/sync.hpp): its operations are where they switch threads.
+enum class Scheduler : std::uint8_t {
+  /// `preemption_bounded` for a case whose first controlled execution
+  /// reached a merilo::sync operation; `stress` for one that did not.
+  automatic,
+  /// Every schedule with 0 preemptions, then 1, ... up to
+  /// `CheckConfig::preemption_bound` (CHESS): the first failing schedule
+  /// has the fewest preemptions. At most `CheckConfig::schedules` per case.
+  preemption_bounded,
+  /// `CheckConfig::schedules` schedules per case, each a PCT draw
+  /// (random priorities with `pct_depth - 1` change points).
+  pct,
+  /// `CheckConfig::schedules` schedules per case, each choice uniform.
+  random,
+  /// No control, built to race: the threads are released together and
+  /// wait a short random time before each call; a case runs until
+  /// `CheckConfig::stress_time` has passed (at least `repeat` executions).
+  /// For systems that cannot use merilo::sync (third-party code, system
+  /// calls).
+  stress,
+  /// No control: the threads run free, released together; exactly
+  /// `repeat` executions per case.
+  os,
+};
+
+/// Whether `scheduler` runs the threads one at a time (preemption_bounded,
+/// pct, random); `automatic` decides per case, `stress` and `os` run free.
+[[nodiscard]] constexpr bool is_controlled(Scheduler scheduler) noexcept {
+  return scheduler == Scheduler::preemption_bounded || scheduler == Scheduler::pct ||
+         scheduler == Scheduler::random;
+}
+
+/// "automatic", "preemption-bounded", "pct", "random", "stress", "os".
+[[nodiscard]] std::string_view name(Scheduler scheduler) noexcept;
+
 /// How a check runs. Build it with designated initialisers:
 ///   parallel::CheckConfig{.seed = 42, .test_count = 200}
 ///
@@ -233,24 +290,50 @@ struct CheckConfig {
   std::size_t test_count = 100;
   /// Branches per case (2 or 3; clamped).
   std::size_t branches = 2;
-  /// The prefix has a length drawn uniformly in [0, max_prefix].
+  /// The prefix has a length drawn uniformly in [0, max_prefix];
+  /// max_prefix is at most kMaxPrefixLimit.
   std::size_t max_prefix = 6;
   /// Each branch has a length drawn uniformly in [1, max_branch] (clamped
   /// into 1..6) before admissibility may trim it.
   std::size_t max_branch = 4;
-  /// Executions the shrinker may spend (retries included).
+  /// Executions the shrinker may spend (retries included). Under a
+  /// controlled scheduler each candidate's whole schedule search counts as
+  /// one.
   std::size_t max_shrinks = 500;
-  /// Executions of a shrink candidate before it is given up: it is
-  /// accepted as soon as one of them fails with the original tag. 0 is
-  /// treated as 1.
+  /// Executions of a shrink candidate before it is given up, when the
+  /// threads run free: it is accepted as soon as one of them fails with the
+  /// original tag. 0 is treated as 1. (Under control a candidate's
+  /// schedules are searched instead: it fails or not, deterministically.)
   std::size_t shrink_retries = 10;
-  /// Executions of a generated case before it counts as passing; at least 1.
+  /// Who decides the interleavings (see `Scheduler`).
+  Scheduler scheduler = Scheduler::automatic;
+  /// The largest preemption count `Scheduler::preemption_bounded` tries.
+  std::size_t preemption_bound = 2;
+  /// Controlled executions of one case at most (each a schedule); at least 1.
+  std::size_t schedules = 2000;
+  /// PCT's depth: the bugs it aims at need this many ordering constraints
+  /// (1..kMaxPctDepth).
+  std::size_t pct_depth = 3;
+  /// Scheduling points one controlled execution may reach before it is a
+  /// livelock; at least 1.
+  std::size_t max_steps = 100'000;
+  /// Executions of a generated case before it counts as passing, when the
+  /// threads run free (`Scheduler::os`, and at least this many under
+  /// `Scheduler::stress`); at least 1.
   std::size_t repeat = 3;
+  /// `Scheduler::stress`: how long one case keeps running (executions until
+  /// this much time has passed since the case began, or a failure).
+  std::chrono::nanoseconds stress_time = std::chrono::milliseconds(20);
+  /// Free runs: when no call has returned for this long and the racing
+  /// threads use no CPU time, they are blocked: a likely deadlock, reported
+  /// without waiting for `deadline`. Zero turns the watch off.
+  std::chrono::nanoseconds stall_time = std::chrono::milliseconds(200);
   /// Asked before each shrink execution; `stop_shrinking` keeps the best
   /// case so far. Empty means always keep shrinking.
   std::function<statem::ShrinkStop()> shrink_stop = nullptr;
-  /// How long the branches of one race may run (the prefix is not bounded);
-  /// positive.
+  /// How long the branches of one race may run; the prefix as a whole, and
+  /// `finish`, each have the same bound. Positive; `nanoseconds::max()`
+  /// means no deadline (the arithmetic saturates).
   std::chrono::nanoseconds deadline = std::chrono::seconds(10);
   /// Postcondition evaluations the linearizability checker may spend on one
   /// race; at least 1.

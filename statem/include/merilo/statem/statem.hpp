@@ -96,6 +96,10 @@ enum class Admission : std::uint8_t {
 enum class ShrinkEnd : std::uint8_t {
   converged,  ///< 1-minimal: no single chunk deletion or value shrink fails the same way.
   bound_hit,  ///< `max_shrinks`, the inadmissible cap or `shrink_stop` ended it early.
+  /// parallel, free threads: no candidate failed within its retries, but the
+  /// failure itself needed several executions to appear, so a candidate may
+  /// still fail with more.
+  out_of_retries,
 };
 
 /// The answer of `CheckConfig::shrink_stop`.
@@ -139,6 +143,10 @@ inline constexpr std::size_t kMaxConsecutiveRejections = 8;
 /// The default `CheckConfig::max_commands` (see docs/statem.md for the
 /// measurement behind it).
 inline constexpr std::size_t kDefaultMaxCommands = 100;
+/// The largest `CheckConfig::max_commands` a check accepts: a list is drawn,
+/// kept and shrunk whole, so a bound past this is a usage error rather
+/// than a run that exhausts memory.
+inline constexpr std::size_t kMaxCommandsLimit = 100'000;
 
 /// What `execute` and `finish` return: `std::nullopt` (spelled `ok()`) or
 /// the violation found.
@@ -209,9 +217,9 @@ struct CheckConfig {
   /// Runs (command lists) per check; at least 1. Also sets how fast sizes
   /// grow: run i has size `run_size(i, test_count)`.
   std::size_t test_count = 100;
-  /// The longest list, reached at full size; at least 1. A run's list may
-  /// end earlier when `kMaxConsecutiveRejections` draws in a row are
-  /// rejected.
+  /// The longest list, reached at full size; in [1, kMaxCommandsLimit]. A
+  /// run's list may end earlier when `kMaxConsecutiveRejections` draws in a
+  /// row are rejected.
   std::size_t max_commands = kDefaultMaxCommands;
   /// Executions the shrinker may spend (retries included).
   std::size_t max_shrinks = 2000;

@@ -48,6 +48,8 @@ inline constexpr std::uint32_t kAlwaysReplayed = 1024;
 /// The usage error for options that cannot run, or "" when they can.
 [[nodiscard]] std::string check_options(const ExploreOptions& options, bool restorable,
                                         bool copyable);
+/// The usage error for a system with `kinds` step kinds, or "".
+[[nodiscard]] std::string check_kinds(std::size_t kinds);
 
 /// What a progress line says.
 struct Progress {
@@ -768,6 +770,8 @@ ExploreResult explore(S& sys, const ExploreOptions& options) {
   bool restore = false;
   if constexpr (Restorable<S>) restore = options.mode != Mode::replay;
   try {
+    refused.error = detail::check_kinds(static_cast<std::size_t>(sys.kinds()));
+    if (!refused.error.empty()) return refused;
     detail::Search<S> search(sys, options, restore);
     if (!search.error().empty()) {
       refused.error = search.error();

@@ -3,6 +3,8 @@
 #ifndef MERILO_PARALLEL_DETAIL_CHECK_INL_HPP
 #define MERILO_PARALLEL_DETAIL_CHECK_INL_HPP
 
+#include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -18,14 +20,31 @@ namespace merilo::parallel {
 
 namespace detail {
 
-/// Runs [first, last) (config checked and clamped) into `result`.
+/// Adds a passing or failing case's scheduling to the check's totals.
+template <class Cmd, class Resp>
+void note_schedules(CheckResult<Cmd, Resp>& result, const ScheduleStats& stats) {
+  if (!is_controlled(stats.scheduler)) {
+    ++result.free_cases;
+    return;
+  }
+  result.schedules += stats.schedules;
+  if (stats.scheduler != Scheduler::preemption_bounded) return;
+  ++result.bounded_cases;
+  const std::size_t proved = stats.rounds_done;  // rounds 0..proved-1 complete
+  if (result.bounded_cases == 1 || proved < result.rounds_done) result.rounds_done = proved;
+}
+
+/// Runs `count` runs from `first` (config checked and clamped) into
+/// `result`. A count, not an end, so that run SIZE_MAX is a run too.
 template <class S>
 void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::size_t first,
-               std::size_t last, CheckResult<command_of<S>, response_of<S>>& result) {
+               std::size_t count, CheckResult<command_of<S>, response_of<S>>& result) {
   using Cmd = command_of<S>;
   using Resp = response_of<S>;
   Crew crew;
-  for (std::size_t run = first; run < last; ++run) {
+  const auto started = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t run = first + i;
     ++result.runs;
     Drawn<Cmd> drawn = draw_case(*spec, config, run);
     Failure<Cmd, Resp> f;
@@ -56,28 +75,35 @@ void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::s
       result.failure = std::move(f);
       return;
     }
-    for (std::size_t rep = 0; rep < config.repeat; ++rep) {
-      auto o = execute(spec, crew, config, drawn.c);
-      ++f.executions;
-      ++result.executions;
-      if (!o.violation) continue;
-      take_evidence(f, std::move(o));
-      f.original_violation = f.violation;
-      const std::size_t before = f.executions;
-      shrink(spec, crew, config, f);
-      result.executions += f.executions - before;
-      result.failure = std::move(f);
-      return;
-    }
+    auto r = run_case(spec, crew, config, drawn.c, run, config.repeat, true,
+                      [](const statem::Violation&) { return true; });
+    f.executions += r.executions;
+    result.executions += r.executions;
+    note_schedules(result, r.stats);
+    if (!r.failure) continue;
+    const Case<std::size_t> at = positions_of(drawn.c);
+    take_evidence(f, std::move(*r.failure));
+    take_case(f, std::move(r.stats), at);
+    f.original_violation = f.violation;
+    f.executions_to_failure = r.executions;
+    f.ns_to_failure = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now() - started)
+                          .count();
+    const std::size_t before = f.executions;
+    shrink(spec, crew, config, f, at);
+    f.abandoned_threads = crew.abandoned();
+    result.executions += f.executions - before;
+    result.failure = std::move(f);
+    return;
   }
 }
 
 template <class S>
 CheckResult<command_of<S>, response_of<S>> check_range(std::shared_ptr<S> spec,
                                                        const CheckConfig& config, std::size_t first,
-                                                       std::size_t last) {
+                                                       std::size_t count) {
   CheckResult<command_of<S>, response_of<S>> result;
-  run_range(spec, config, first, last, result);
+  run_range(spec, config, first, count, result);
   return result;
 }
 
@@ -114,7 +140,7 @@ requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> c
   }
   core::EntryGuard guard;
   const CheckConfig c = detail::clamped(config);
-  return detail::check_range(std::make_shared<Spec_>(std::forward<S>(spec)), c, run, run + 1);
+  return detail::check_range(std::make_shared<Spec_>(std::forward<S>(spec)), c, run, 1);
 }
 
 template <class S>
@@ -132,6 +158,109 @@ requires Spec<std::remove_cvref_t<S>> Generated<command_t<S>> generate_case(
   out.drawn = std::move(drawn.c);
   out.crash = std::move(drawn.crash);
   return out;
+}
+
+namespace detail {
+
+/// `c`'s commands at `at` (positions in `c` flattened: prefix, then each
+/// branch); false when a position is out of range.
+template <class Cmd>
+bool pick_case(const Case<Cmd>& c, const Pin& pin, Case<Cmd>& out) {
+  std::vector<const Cmd*> flat;
+  for (const Cmd& x : c.prefix) flat.push_back(&x);
+  for (const auto& b : c.branches) {
+    for (const Cmd& x : b) flat.push_back(&x);
+  }
+  const auto take = [&](const std::vector<std::size_t>& at, std::vector<Cmd>& into) {
+    for (std::size_t p : at) {
+      if (p >= flat.size()) return false;
+      into.push_back(*flat[p]);
+    }
+    return true;
+  };
+  if (!take(pin.prefix_at, out.prefix)) return false;
+  for (const auto& b : pin.branches_at) {
+    out.branches.emplace_back();
+    if (!take(b, out.branches.back())) return false;
+  }
+  return true;
+}
+
+}  // namespace detail
+
+template <class S>
+requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> replay(
+    S&& spec, std::string_view token, const CheckConfig& config) {
+  using Spec_ = std::remove_cvref_t<S>;
+  using Cmd = command_t<S>;
+  CheckResult<command_t<S>, response_t<S>> result;
+  detail::Pin pin;
+  if (std::string e = detail::parse_pin(token, pin); !e.empty()) {
+    result.error = std::move(e);
+    return result;
+  }
+  CheckConfig c = config;
+  c.seed = pin.seed;
+  c.branches = pin.branches;
+  c.max_prefix = pin.max_prefix;
+  c.max_branch = pin.max_branch;
+  if (std::string e = detail::entry_error(c); !e.empty()) {
+    result.error = std::move(e);
+    return result;
+  }
+  core::EntryGuard guard;
+  c = detail::clamped(c);
+  auto own = std::make_shared<Spec_>(std::forward<S>(spec));
+  detail::Drawn<Cmd> drawn = detail::draw_case(*own, c, pin.run);
+  Case<Cmd> pinned;
+  if (drawn.crash || !detail::pick_case(drawn.c, pin, pinned)) {
+    result.error = "merilo::parallel: the pin token \"" + std::string(token) +
+                   "\" no longer fits the spec: run " + std::to_string(pin.run) +
+                   " draws another case now (did the spec's generator change?)";
+    return result;
+  }
+  result.runs = 1;
+  detail::Crew crew;
+  detail::CaseRun<Cmd, response_t<S>> r;
+  if (pin.controlled) {
+    const detail::Chooser chooser(pin.schedule, detail::Chooser::Then::defaults, 0,
+                                  pinned.branches.size(), 0, 0);
+    auto o = detail::execute(own, crew, c, pinned, pinned.branches.size() >= 2 ? &chooser : nullptr);
+    r.executions = 1;
+    r.stats.scheduler = Scheduler::preemption_bounded;
+    r.stats.schedules = 1;
+    if (o.violation) {
+      r.stats.schedule = detail::schedule_of(o.decisions);
+      r.stats.preemptions = detail::preemptions(o.decisions);
+      r.stats.switches = detail::switches_of(o.decisions);
+      r.failure = std::move(o);
+    }
+  } else {
+    CheckConfig free = c;
+    free.scheduler = Scheduler::os;
+    r = detail::run_case(own, crew, free, pinned, pin.run,
+                         std::max<std::size_t>(1, c.shrink_retries), false,
+                         [](const statem::Violation&) { return true; });
+  }
+  result.executions = r.executions;
+  result.schedules = is_controlled(r.stats.scheduler) ? r.executions : 0;
+  if (!r.failure) return result;
+  Failure<Cmd, response_t<S>> f;
+  f.seed = pin.seed;
+  f.run = pin.run;
+  f.branches = c.branches;
+  f.max_prefix = c.max_prefix;
+  f.max_branch = c.max_branch;
+  f.original = drawn.c;
+  f.shrunk = pinned;
+  f.executions = r.executions;
+  f.shrunk_prefix_at = pin.prefix_at;
+  f.shrunk_branches_at = pin.branches_at;
+  detail::take_evidence(f, std::move(*r.failure));
+  f.scheduling = std::move(r.stats);
+  f.original_violation = f.violation;
+  result.failure = std::move(f);
+  return result;
 }
 
 }  // namespace merilo::parallel

@@ -34,6 +34,27 @@ struct RaceEnd {
   }
 };
 
+/// Watches a free race for a stall: no call returning and no racing thread
+/// using CPU time, for `window` (a likely deadlock: threads blocked in the
+/// kernel on each other). Racing threads report themselves; the checking
+/// thread asks `stalled()`.
+class StallWatch {
+ public:
+  StallWatch(std::size_t threads, std::chrono::nanoseconds window);
+  /// On racing thread `t`, before its first call: remembers its CPU clock.
+  void started(std::size_t t) noexcept;
+  /// On racing thread `t`: a call returned.
+  void progressed() noexcept;
+  /// On racing thread `t`: its branch is done.
+  void finished(std::size_t t) noexcept;
+  /// On the checking thread: whether nothing moved for the window.
+  [[nodiscard]] bool stalled();
+
+ private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
 /// A set of threads for racing tasks (see the top of this file).
 class Crew {
  public:
@@ -46,9 +67,13 @@ class Crew {
   Crew& operator=(const Crew&) = delete;
 
   /// Runs `tasks[i]` on thread i, all released at once; returns when all
-  /// finished or at `deadline`, whichever comes first.
+  /// finished or at `deadline`, whichever comes first
+  /// (`time_point::max()` waits for all). A `give_up` predicate, polled
+  /// every millisecond, ends the wait early (the tasks still running are
+  /// abandoned as at the deadline).
   RaceEnd race(std::vector<std::function<void()>> tasks,
-               std::chrono::steady_clock::time_point deadline);
+               std::chrono::steady_clock::time_point deadline,
+               const std::function<bool()>& give_up = nullptr);
 
   /// Threads abandoned so far (their tasks missed a deadline).
   [[nodiscard]] std::size_t abandoned() const noexcept { return abandoned_; }

@@ -1,9 +1,17 @@
 // merilo/parallel/detail/execute_inl.hpp — one execution of a case: a fresh
-// system, the prefix call by call, the race on the crew, the checker's
-// verdict, `finish`, and `teardown` unless a thread is still running.
+// system, the prefix call by call, the race on the crew (free, or under a
+// controller that picks who runs at every merilo::sync operation), the
+// checker's verdict, `finish`, and `teardown` unless a thread is still
+// running.
+//
+// Every call into the system (`run` in the prefix and in the race, and
+// `finish`) runs on a crew thread under a deadline, never on the checking
+// thread: a call that never returns is abandoned with its thread and
+// reported as `statem.timeout`, so no case can hang the check.
 #ifndef MERILO_PARALLEL_DETAIL_EXECUTE_INL_HPP
 #define MERILO_PARALLEL_DETAIL_EXECUTE_INL_HPP
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -14,10 +22,13 @@
 #include <utility>
 #include <vector>
 
+#include <merilo/core/hash.hpp>  // core::mix64 draws the stress jitter
+#include <merilo/parallel/detail/controller.hpp>
 #include <merilo/parallel/detail/crew.hpp>
 #include <merilo/parallel/detail/generate_inl.hpp>
 #include <merilo/parallel/detail/judge.hpp>
 #include <merilo/parallel/failure.hpp>
+#include <merilo/parallel/sync.hpp>
 #include <merilo/statem/guard.hpp>
 
 namespace merilo::parallel::detail {
@@ -35,6 +46,11 @@ struct Outcome {
   std::vector<StuckCall> stuck;
   std::vector<std::size_t> unfinished;
   bool left_alive = false;
+  /// Controlled executions: the decisions made (the schedule), and how many
+  /// merilo::sync operations the branches reached.
+  bool controlled = false;
+  std::vector<Decision> decisions;
+  std::size_t sync_points = 0;
 };
 
 /// Nanoseconds on the steady clock.
@@ -53,18 +69,137 @@ struct Arena {
   std::vector<std::vector<command_of<S>>> branches;
   std::vector<History<command_of<S>, response_of<S>>> histories;  // one per branch
   std::vector<MaybeViolation> crashes;                            // one per branch
+  std::shared_ptr<Controller> controller;                         // a controlled race only
+  std::shared_ptr<StallWatch> watch;                              // a free race only
+  std::uint64_t jitter_seed = 0;                                  // stress: 0 for none
+  std::optional<response_of<S>> solo_response;  // a prefix call's response
+  MaybeViolation solo_verdict;                  // a prefix call's crash, or finish's verdict
 };
 
+/// `now + span` on the steady clock, saturated at the clock's largest time
+/// point (a span of `nanoseconds::max()` would overflow the addition).
+inline std::chrono::steady_clock::time_point deadline_after(
+    std::chrono::steady_clock::time_point now, std::chrono::nanoseconds span) noexcept {
+  using Clock = std::chrono::steady_clock;
+  const Clock::duration room = Clock::time_point::max() - now;
+  if (span >= std::chrono::duration_cast<std::chrono::nanoseconds>(room)) {
+    return Clock::time_point::max();
+  }
+  return now + std::chrono::duration_cast<Clock::duration>(span);
+}
+
+/// Runs `task` alone on a crew thread until `deadline`; false when it
+/// missed it (its thread was abandoned).
+inline bool run_bounded(Crew& crew, std::function<void()> task,
+                        std::chrono::steady_clock::time_point deadline) {
+  std::vector<std::function<void()>> tasks;
+  tasks.push_back(std::move(task));
+  return crew.race(std::move(tasks), deadline).all();
+}
+
+/// How a call run alone on the crew ended.
+enum class Solo : std::uint8_t { returned, timed_out, deadlocked, livelocked, stalled };
+
+/// Runs `task` alone on a crew thread until `deadline`; under control
+/// (`controlled`) as the only thread of a controller, so a call that blocks
+/// with nobody left to wake it ends at once as a deadlock, and one that
+/// spins past `config.max_steps` as a livelock (`why` says on what),
+/// instead of at the deadline.
+template <class Task>
+Solo run_solo(Crew& crew, bool controlled, const CheckConfig& config,
+              std::chrono::steady_clock::time_point deadline, Task task, std::string& why) {
+  if (!controlled) {
+    if (config.stall_time.count() <= 0) {
+      return run_bounded(crew, std::move(task), deadline) ? Solo::returned : Solo::timed_out;
+    }
+    auto watch = std::make_shared<StallWatch>(1, config.stall_time);
+    std::vector<std::function<void()>> tasks;
+    tasks.emplace_back([watch, task = std::move(task)]() mutable {
+      watch->started(0);
+      task();
+      watch->finished(0);
+    });
+    bool stalled = false;
+    const bool returned =
+        crew.race(std::move(tasks), deadline, [&] { return stalled = watch->stalled(); }).all();
+    if (returned) return Solo::returned;
+    if (!stalled) return Solo::timed_out;
+    why = "likely: it did not return for " +
+          std::to_string(
+              std::chrono::duration_cast<std::chrono::milliseconds>(config.stall_time).count()) +
+          " ms and used no CPU time (blocked); its thread was abandoned";
+    return Solo::stalled;
+  }
+  auto ctl = std::make_shared<Controller>(1, Chooser{}, config.max_steps);
+  std::vector<std::function<void()>> tasks;
+  tasks.emplace_back([ctl, task = std::move(task)]() mutable {
+    ctl->enter(0);
+    task();  // catches everything, sync::Cancelled included
+    ctl->leave(0);
+  });
+  const bool returned = crew.race(std::move(tasks), deadline, [ctl] { return ctl->stalled(); }).all();
+  const RunStatus status = ctl->status();
+  if (status == RunStatus::deadlock || status == RunStatus::livelock) {
+    why = ctl->description();
+    return status == RunStatus::deadlock ? Solo::deadlocked : Solo::livelocked;
+  }
+  if (!returned) {
+    ctl->drop();
+    return Solo::timed_out;
+  }
+  return Solo::returned;
+}
+
+/// The timeout of a call that missed `config.deadline`; `what` says which.
+inline statem::Violation timeout_violation(const std::string& what, const CheckConfig& config) {
+  return statem::Violation{
+      std::string(kTimeoutTag),
+      what + " still running after " +
+          std::to_string(
+              std::chrono::duration_cast<std::chrono::milliseconds>(config.deadline).count()) +
+          " ms; the thread was abandoned and the system left alive (not torn down)"};
+}
+
+/// Stress mode's random wait before a call is below this many spins.
+inline constexpr std::uint64_t kMaxJitterSpins = 512;
+
+/// Busy-waits about `spins` short iterations (no system call, no sleep).
+inline void spin_for(std::uint64_t spins) noexcept {
+  for (std::uint64_t i = 0; i < spins; ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+#endif
+  }
+}
+
 /// Runs branch `b` of `arena` (on a crew thread); stops at a crash.
+/// Under control the instants are logical (the controller's clock), and the
+/// start of each call is a scheduling point.
 template <class S>
 void run_branch(Arena<S>& arena, std::size_t b) noexcept {
   auto& history = arena.histories[b];
+  Controller* ctl = arena.controller.get();
+  StallWatch* watch = arena.watch.get();
+  if (watch != nullptr) watch->started(b);
+  // Stress: a short random wait before each call shifts the branches
+  // against each other by a few hundred nanoseconds, differently each time.
+  std::uint64_t jitter = arena.jitter_seed == 0 ? 0 : core::mix64(arena.jitter_seed + b);
   for (const command_of<S>& cmd : arena.branches[b]) {
     try {
-      const std::int64_t invoked = now_ns();
+      if (ctl != nullptr) ctl->point(SyncOp::call, nullptr);
+      if (jitter != 0) {
+        jitter = core::mix64(jitter);
+        spin_for(jitter % kMaxJitterSpins);
+      }
+      const std::int64_t invoked = ctl != nullptr ? ctl->tick() : now_ns();
       response_of<S> response = arena.spec->run(*arena.sut, cmd);
-      const std::int64_t returned = now_ns();
+      const std::int64_t returned = ctl != nullptr ? ctl->tick() : now_ns();
       history.push_back({cmd, std::move(response), invoked, returned});
+      if (watch != nullptr) watch->progressed();
+    } catch (const sync::Cancelled&) {
+      return;  // the controlled run ended (a deadlock); the verdict says so
     } catch (...) {
       try {
         arena.crashes[b] = statem::crash_violation("run", std::current_exception());
@@ -72,9 +207,11 @@ void run_branch(Arena<S>& arena, std::size_t b) noexcept {
             " (branch " + std::to_string(b) + ", command " + core::describe(cmd) + ")";
       } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; the slot stays empty
       }
+      if (watch != nullptr) watch->finished(b);
       return;
     }
   }
+  if (watch != nullptr) watch->finished(b);
 }
 
 /// Tears the system down; an exception is dropped by contract.
@@ -87,22 +224,74 @@ void tear_down(S& spec, std::optional<sut_of<S>>& sut) noexcept {
   }
 }
 
+/// The verdict of a controlled race that did not end with every branch
+/// done: a deadlock, a livelock or a schedule that no longer fits.
+inline MaybeViolation controlled_verdict(const Controller& ctl) {
+  switch (ctl.status()) {
+    case RunStatus::deadlock:
+      return statem::Violation{std::string(kDeadlockTag),
+                               "every unfinished branch is blocked: " + ctl.description()};
+    case RunStatus::livelock:
+      return statem::Violation{std::string(kLivelockTag), ctl.description()};
+    case RunStatus::running:
+    case RunStatus::finished:
+    case RunStatus::dropped:
+      break;
+  }
+  if (ctl.diverged()) {
+    return statem::Violation{
+        std::string(kNondeterministicTag),
+        "the system reached other scheduling points under the same schedule: it depends on "
+        "something merilo does not control (the clock, a plain thread, a random draw, state "
+        "shared between systems)"};
+  }
+  return std::nullopt;
+}
+
 /// Runs the branches on `crew` and judges them; fills `out`. The system is
-/// in `arena`; the caller tears it down unless `out.left_alive`.
+/// in `arena`; the caller tears it down unless `out.left_alive`. With a
+/// `chooser` the branches run one at a time under a `Controller`.
 template <class S>
 void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig& config,
-          const model_of<S>& model, Outcome<command_of<S>, response_of<S>>& out) {
+          const model_of<S>& model, const Chooser* chooser, std::uint64_t jitter_seed,
+          Outcome<command_of<S>, response_of<S>>& out) {
   const std::size_t n = arena->branches.size();
   arena->histories.resize(n);
   arena->crashes.resize(n);
   for (std::size_t b = 0; b < n; ++b) arena->histories[b].reserve(arena->branches[b].size());
+  if (chooser != nullptr) {
+    arena->controller = std::make_shared<Controller>(n, *chooser, config.max_steps);
+  } else if (config.stall_time.count() > 0) {
+    arena->watch = std::make_shared<StallWatch>(n, config.stall_time);
+  }
+  arena->jitter_seed = chooser == nullptr ? jitter_seed : 0;
   std::vector<std::function<void()>> tasks;
   tasks.reserve(n);
   for (std::size_t b = 0; b < n; ++b) {
-    tasks.emplace_back([arena, b] { run_branch(*arena, b); });
+    tasks.emplace_back([arena, b] {
+      Controller* ctl = arena->controller.get();
+      if (ctl != nullptr) ctl->enter(b);
+      run_branch(*arena, b);
+      if (ctl != nullptr) ctl->leave(b);
+    });
   }
-  const RaceEnd end =
-      crew.race(std::move(tasks), std::chrono::steady_clock::now() + config.deadline);
+  Controller* ctl = arena->controller.get();
+  std::function<bool()> stalled;
+  bool free_stall = false;
+  if (ctl != nullptr) {
+    stalled = [ctl] { return ctl->stalled(); };
+  } else if (arena->watch) {
+    stalled = [watch = arena->watch, &free_stall] { return free_stall = watch->stalled(); };
+  }
+  const RaceEnd end = crew.race(
+      std::move(tasks), deadline_after(std::chrono::steady_clock::now(), config.deadline), stalled);
+  const std::uint8_t had_turn = ctl != nullptr ? ctl->running() : kNoThread;
+  if (ctl != nullptr) {
+    if (!end.all() && !ctl->stalled()) ctl->drop();
+    out.controlled = true;
+    out.decisions = ctl->decisions();
+    out.sync_points = ctl->sync_points();
+  }
   for (std::size_t b = 0; b < n; ++b) {
     if (!end.finished[b]) out.unfinished.push_back(b);
   }
@@ -114,15 +303,44 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
       return;
     }
   }
-  if (out.left_alive) {
+  if (out.left_alive && had_turn != kNoThread) {
+    out.violation = statem::Violation{
+        std::string(kTimeoutTag),
+        "branch " + std::to_string(had_turn) + " had the turn and reached no scheduling point in " +
+            std::to_string(
+                std::chrono::duration_cast<std::chrono::milliseconds>(config.deadline).count()) +
+            " ms (a loop without merilo::sync operations, or a blocking call merilo does not "
+            "control: a std::mutex, I/O, a sleep); its thread was abandoned and the system left "
+            "alive (not torn down)"};
+    out.evidence = Evidence::unrecorded;
+    return;
+  }
+  if (free_stall && out.left_alive) {
     std::string which;
     for (std::size_t b : out.unfinished) which += (which.empty() ? "" : ", ") + std::to_string(b);
     out.violation = statem::Violation{
-        std::string(kTimeoutTag),
-        "branch " + which + " still running after " +
+        std::string(kDeadlockTag),
+        "likely deadlock: no call returned for " +
             std::to_string(
-                std::chrono::duration_cast<std::chrono::milliseconds>(config.deadline).count()) +
-            " ms; the thread was abandoned and the system left alive (not torn down)"};
+                std::chrono::duration_cast<std::chrono::milliseconds>(config.stall_time).count()) +
+            " ms and branch " + which +
+            " used no CPU time (blocked, on each other or on something that never comes); the "
+            "threads were abandoned and the system left alive (not torn down)"};
+    out.evidence = Evidence::unrecorded;
+    return;
+  }
+  if (ctl != nullptr) {
+    if (MaybeViolation v = controlled_verdict(*ctl)) {
+      out.violation = std::move(v);
+      out.evidence = Evidence::unrecorded;
+      if (!out.left_alive) out.histories = arena->histories;  // the calls that returned
+      return;
+    }
+  }
+  if (out.left_alive) {
+    std::string which;
+    for (std::size_t b : out.unfinished) which += (which.empty() ? "" : ", ") + std::to_string(b);
+    out.violation = timeout_violation("branch " + which, config);
     out.evidence = Evidence::unrecorded;
     return;
   }
@@ -155,11 +373,15 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
   out.stuck = j.stuck;
 }
 
-/// One execution of `c` (see the top of this file).
+/// One execution of `c` (see the top of this file); controlled when
+/// `chooser` is given; free with a random wait before each call when
+/// `jitter_seed` is not 0.
 template <class S>
 Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, Crew& crew,
                                                const CheckConfig& config,
-                                               const Case<command_of<S>>& c) {
+                                               const Case<command_of<S>>& c,
+                                               const Chooser* chooser = nullptr,
+                                               std::uint64_t jitter_seed = 0) {
   Outcome<command_of<S>, response_of<S>> out;
   S& s = *spec;
   std::optional<model_of<S>> model;
@@ -169,15 +391,59 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   if (!statem::guarded("new_sut", out.violation, [&] { arena->sut.emplace(s.new_sut()); }))
     return out;
 
+  // The whole prefix shares one deadline, as the branches of a race do.
+  const auto prefix_deadline = deadline_after(std::chrono::steady_clock::now(), config.deadline);
   for (std::size_t k = 0; k < c.prefix.size() && !out.violation; ++k) {
     out.prefix_step = k;
     const command_of<S>& cmd = c.prefix[k];
-    std::optional<response_of<S>> response;
-    if (!statem::guarded("run", out.violation, [&] { response.emplace(s.run(*arena->sut, cmd)); }))
+    arena->solo_response.reset();
+    arena->solo_verdict.reset();
+    std::string why;
+    const Solo end = run_solo(
+        crew, chooser != nullptr, config, prefix_deadline,
+        [arena, cmd] {
+          statem::guarded("run", arena->solo_verdict, [&] {
+            try {
+              arena->solo_response.emplace(arena->spec->run(*arena->sut, cmd));
+            } catch (const sync::Cancelled&) {  // NOLINT(bugprone-empty-catch)
+              // not a crash: run_solo reports the deadlock
+            }
+          });
+        },
+        why);
+    if (end == Solo::timed_out || end == Solo::stalled) {  // never tear down under a thread
+      out.violation =
+          end == Solo::timed_out
+              ? timeout_violation("prefix call " + std::to_string(k), config)
+              : statem::Violation{std::string(kDeadlockTag),
+                                  "prefix call " + std::to_string(k) + " blocks, " + why};
+      out.evidence = Evidence::in_prefix;
+      out.left_alive = true;
+      return out;
+    }
+    if (end == Solo::deadlocked || end == Solo::livelocked) {
+      out.violation =
+          end == Solo::deadlocked
+              ? statem::Violation{std::string(kDeadlockTag),
+                                  "prefix call " + std::to_string(k) +
+                                      " blocks and no other thread can wake it: " + why}
+              : statem::Violation{std::string(kLivelockTag),
+                                  "prefix call " + std::to_string(k) + ": " + why};
+      out.left_alive = end == Solo::livelocked;  // a parked spinner keeps its system
+      if (out.left_alive) {
+        out.evidence = Evidence::in_prefix;
+        return out;
+      }
       break;
-    out.prefix_responses.push_back(*response);
+    }
+    if (arena->solo_verdict) {
+      out.violation = std::move(arena->solo_verdict);
+      break;
+    }
+    out.prefix_responses.push_back(*arena->solo_response);
+    const response_of<S>& response = *arena->solo_response;
     if (!statem::guarded("postcondition", out.violation,
-                         [&] { out.violation = s.postcondition(*model, cmd, *response); }) ||
+                         [&] { out.violation = s.postcondition(*model, cmd, response); }) ||
         out.violation) {
       break;
     }
@@ -193,11 +459,38 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   }
 
   arena->branches = c.branches;
-  race(arena, crew, config, *model, out);
+  race(arena, crew, config, *model, chooser, jitter_seed, out);
   if (out.left_alive) return out;  // never tear down under a running thread
   if (!out.violation) {
     out.evidence = Evidence::after_race;
-    statem::guarded("finish", out.violation, [&] { out.violation = s.finish(*arena->sut); });
+    arena->solo_verdict.reset();
+    std::string why;
+    const Solo end = run_solo(
+        crew, chooser != nullptr, config,
+        deadline_after(std::chrono::steady_clock::now(), config.deadline),
+        [arena] {
+          statem::guarded("finish", arena->solo_verdict, [&] {
+            try {
+              arena->solo_verdict = arena->spec->finish(*arena->sut);
+            } catch (const sync::Cancelled&) {  // NOLINT(bugprone-empty-catch)
+              // not a crash: run_solo reports the deadlock
+            }
+          });
+        },
+        why);
+    if (end == Solo::timed_out || end == Solo::livelocked || end == Solo::stalled) {
+      // never tear down under a thread
+      out.violation = end == Solo::timed_out ? timeout_violation("finish", config)
+                      : end == Solo::stalled
+                          ? statem::Violation{std::string(kDeadlockTag), "finish blocks, " + why}
+                          : statem::Violation{std::string(kLivelockTag), "finish: " + why};
+      out.left_alive = true;
+      return out;
+    }
+    out.violation = end == Solo::deadlocked
+                        ? statem::Violation{std::string(kDeadlockTag),
+                                            "finish blocks and no other thread can wake it: " + why}
+                        : std::move(arena->solo_verdict);
   }
   tear_down(s, arena->sut);
   return out;

@@ -1,6 +1,8 @@
-// merilo/parallel/detail/shrink_inl.hpp — the greedy shrinking loop: try
-// each admissible candidate (shrink.hpp) up to `shrink_retries` times, keep
-// the first that fails with the original tag, start again from it.
+// merilo/parallel/detail/shrink_inl.hpp — the greedy shrinking loop: run
+// each admissible candidate (shrink.hpp) as a case (its schedules under
+// control; up to `shrink_retries` free executions otherwise), keep the
+// first that fails with the original tag, start again from it. The shrunk
+// case's commands are tracked as positions in the original, for the pin.
 #ifndef MERILO_PARALLEL_DETAIL_SHRINK_INL_HPP
 #define MERILO_PARALLEL_DETAIL_SHRINK_INL_HPP
 
@@ -13,6 +15,7 @@
 #include <merilo/parallel/detail/crew.hpp>
 #include <merilo/parallel/detail/execute_inl.hpp>
 #include <merilo/parallel/detail/generate_inl.hpp>
+#include <merilo/parallel/detail/run_case_inl.hpp>
 #include <merilo/parallel/failure.hpp>
 #include <merilo/parallel/shrink.hpp>
 
@@ -33,50 +36,85 @@ void take_evidence(Failure<Cmd, Resp>& f, Outcome<Cmd, Resp>&& o) {
   f.histories = std::move(o.histories);
 }
 
-/// Greedy shrinking of `f.shrunk` (which failed with `f.violation.tag`).
+/// Where each command of `c` stands in it: the prefix first, then each
+/// branch in turn, numbered from 0.
+template <class Cmd>
+Case<std::size_t> positions_of(const Case<Cmd>& c) {
+  Case<std::size_t> at;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < c.prefix.size(); ++i) at.prefix.push_back(k++);
+  for (const auto& b : c.branches) {
+    at.branches.emplace_back();
+    for (std::size_t i = 0; i < b.size(); ++i) at.branches.back().push_back(k++);
+  }
+  return at;
+}
+
+/// Records the schedule statistics and positions of the accepted case.
+template <class Cmd, class Resp>
+void take_case(Failure<Cmd, Resp>& f, ScheduleStats&& stats, const Case<std::size_t>& at) {
+  f.scheduling = std::move(stats);
+  f.shrunk_prefix_at = at.prefix;
+  f.shrunk_branches_at = at.branches;
+}
+
+/// Greedy shrinking of `f.shrunk` (which failed with `f.violation.tag`);
+/// `at` holds its commands' positions in `f.original`.
 template <class S>
 void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckConfig& config,
-            Failure<command_of<S>, response_of<S>>& f) {
+            Failure<command_of<S>, response_of<S>>& f, Case<std::size_t> at) {
   const std::string tag = f.violation.tag;
-  const std::size_t attempts = std::max<std::size_t>(1, config.shrink_retries);
+  // Free threads: a failure that took E executions to appear gets 2E
+  // attempts per candidate (at least shrink_retries) under stress.
+  std::size_t attempts = std::max<std::size_t>(1, config.shrink_retries);
+  if (f.scheduling.scheduler == Scheduler::stress) {
+    attempts = std::max(attempts, std::min<std::size_t>(2 * f.executions_to_failure, 10'000));
+  }
+  const auto same_tag = [&](const statem::Violation& v) { return v.tag == tag; };
   std::size_t spent = 0;
   for (;;) {
     bool progress = false;
-    for (Case<command_of<S>>& candidate : shrink_candidates(f.shrunk)) {
+    std::vector<Case<command_of<S>>> candidates = shrink_candidates(f.shrunk);
+    std::vector<Case<std::size_t>> places = shrink_candidates(at);
+    for (std::size_t i = 0; i < candidates.size() && !progress; ++i) {
+      Case<command_of<S>>& candidate = candidates[i];
       if (!case_admissible(*spec, candidate)) continue;
-      for (std::size_t a = 0; a < attempts; ++a) {
-        if (spent >= config.max_shrinks) {
-          f.end = statem::ShrinkEnd::bound_hit;
-          return;
-        }
-        statem::ShrinkStop answer = statem::ShrinkStop::keep_shrinking;
-        if (config.shrink_stop) {
-          try {
-            answer = config.shrink_stop();
-          } catch (...) {
-            answer = statem::ShrinkStop::stop_shrinking;
-          }
-        }
-        if (answer == statem::ShrinkStop::stop_shrinking) {
-          f.end = statem::ShrinkEnd::bound_hit;
-          return;
-        }
-        auto o = execute(spec, crew, config, candidate);
-        ++spent;
-        ++f.executions;
-        f.system_left_alive = f.system_left_alive || o.left_alive;
-        if (o.violation && o.violation->tag == tag) {
-          f.shrunk = std::move(candidate);
-          take_evidence(f, std::move(o));
-          ++f.shrinks;
-          progress = true;
-          break;
+      if (spent >= config.max_shrinks || crew.abandoned() >= kMaxAbandonedThreads) {
+        f.end = statem::ShrinkEnd::bound_hit;
+        return;
+      }
+      statem::ShrinkStop answer = statem::ShrinkStop::keep_shrinking;
+      if (config.shrink_stop) {
+        try {
+          answer = config.shrink_stop();
+        } catch (...) {
+          answer = statem::ShrinkStop::stop_shrinking;
         }
       }
-      if (progress) break;
+      if (answer == statem::ShrinkStop::stop_shrinking) {
+        f.end = statem::ShrinkEnd::bound_hit;
+        return;
+      }
+      // Free executions count one by one against max_shrinks; a controlled
+      // candidate's schedule search counts as one.
+      const std::size_t free_runs = std::min(attempts, config.max_shrinks - spent);
+      auto r = run_case(spec, crew, config, candidate, f.run, free_runs, false, same_tag);
+      spent += r.stats.scheduler == Scheduler::os ? r.executions : 1;  // stress: per candidate
+      f.executions += r.executions;
+      if (r.failure) {
+        f.system_left_alive = f.system_left_alive || r.failure->left_alive;
+        f.shrunk = std::move(candidate);
+        at = std::move(places[i]);
+        take_evidence(f, std::move(*r.failure));
+        take_case(f, std::move(r.stats), at);
+        ++f.shrinks;
+        progress = true;
+      }
     }
     if (!progress) {
-      f.end = statem::ShrinkEnd::converged;
+      const bool free = !is_controlled(f.scheduling.scheduler);
+      f.end = free && f.executions_to_failure > 1 ? statem::ShrinkEnd::out_of_retries
+                                                  : statem::ShrinkEnd::converged;
       return;
     }
   }

@@ -12,6 +12,15 @@ namespace merilo::statem {
 
 namespace detail {
 
+/// Each command of `list`, described (what a replay token's check hashes).
+template <class Cmd>
+std::vector<std::string> described(const std::vector<Cmd>& list) {
+  std::vector<std::string> out;
+  out.reserve(list.size());
+  for (const Cmd& c : list) out.push_back(core::describe(c));
+  return out;
+}
+
 /// What one run did: a failure (shrunk), a usage error, or a pass.
 template <class Cmd>
 struct RunOutcome {
@@ -80,7 +89,8 @@ RunOutcome<command_t<S>> run_one(S& spec, const CheckConfig& config, std::uint64
   f.candidates = shrinker.executions();
   f.inadmissible = shrinker.dropped();
   f.end = shrinker.end();
-  f.replay_token = format_token(ReplayToken{seed, run, size, bound, shrinker.origins()});
+  f.replay_token = format_token(
+      ReplayToken{seed, run, size, bound, shrinker.origins(), list_check(described(f.shrunk))});
   return out;
 }
 
@@ -92,7 +102,7 @@ RunOutcome<command_t<S>> replay_token(S& spec, const CheckConfig& config, std::s
   using Cmd = command_t<S>;
   RunOutcome<Cmd> out;
   ReplayToken token;
-  out.error = parse_token(text, token);
+  out.error = parse_token(text, config.max_commands, token);
   if (!out.error.empty()) return out;
   Grown<Cmd> grown = grow(spec, token.seed, token.run, token.size, token.bound);
   if (!grown.error.empty()) {
@@ -125,6 +135,13 @@ RunOutcome<command_t<S>> replay_token(S& spec, const CheckConfig& config, std::s
       out.failure.emplace(blank_failure<Cmd>(config, token.seed, token.run, token.size));
   f.original = values(grown.trees);
   f.shrunk = values(trees);
+  if (list_check(described(f.shrunk)) != token.check) {
+    out.failure.reset();
+    out.error = token_mismatch(
+        text, "the list it rebuilds is not the one it was made from (its check differs; a cut or "
+              "edited token, or a spec whose commands changed)");
+    return out;
+  }
   out.commands = f.shrunk.size();
   Execution shrunk = execute_list(spec, f.shrunk);
   if (!shrunk.violation) {

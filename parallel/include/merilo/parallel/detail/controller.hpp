@@ -1,0 +1,244 @@
+// merilo/parallel/detail/controller.hpp — the scheduler of a controlled run:
+// the branches' threads take turns, one at a time, and hand control over at
+// every merilo::sync operation (a scheduling point).
+//
+// A `Controller` serves one execution. Each branch thread calls `enter(t)`
+// before its first call and `leave(t)` after its last; in between, the
+// sync types (sync.hpp) call `point` before every visible operation and
+// `block` when they cannot proceed (a mutex held by another thread, a
+// condition not signalled). At each point the controller asks its
+// `Chooser` which runnable thread goes next; a point with a single runnable
+// thread is no decision. The decisions made are the execution's schedule:
+// given as the forced prefix of another execution they make it again,
+// exactly, as long as the system is deterministic under the schedule.
+//
+// A thread that blocks when no thread is runnable ends the run as a
+// deadlock; a run that exceeds its step budget ends as a livelock. Either
+// way the run is cancelled: every thread in a blocking operation or a
+// yield leaves it by throwing `sync::Cancelled` (so its locks unwind),
+// unless it is already unwinding, and a thread at any other point stays
+// parked there for good (it would spin again): it is abandoned with its
+// system, and `stalled()` tells the checking thread to stop waiting. When
+// the checking thread gives up on a thread that never reached a point
+// (`drop`), control is dropped instead: every operation is then the plain
+// std one.
+//
+// NOTE: the controller's mutex orders every turn, so whatever one thread
+// wrote is visible to the next: a controlled run is sequentially
+// consistent. Weak-memory reorderings are not explored
+// (docs/design/controlled-scheduling.md).
+#ifndef MERILO_PARALLEL_DETAIL_CONTROLLER_HPP
+#define MERILO_PARALLEL_DETAIL_CONTROLLER_HPP
+
+#include <condition_variable>  // turns
+#include <cstddef>             // std::size_t
+#include <cstdint>             // std::uint8_t, std::uint64_t, std::int64_t
+#include <mutex>               // turns
+#include <string>              // the deadlock's description
+#include <vector>              // decisions, threads
+
+#include <merilo/statem/gen.hpp>  // statem::Rng drives the random and PCT choices
+
+namespace merilo::parallel::detail {
+
+/// What a thread was about to do at a scheduling point (or blocked in).
+enum class SyncOp : std::uint8_t {
+  call,           ///< The start of a call of `run` (not an operation of the system).
+  load,           ///< atomic load.
+  store,          ///< atomic store.
+  rmw,            ///< atomic read-modify-write (exchange, fetch_*, ++, ...).
+  cas,            ///< atomic compare-exchange.
+  atomic_wait,    ///< atomic wait (C++20).
+  atomic_notify,  ///< atomic notify.
+  lock,           ///< mutex lock (exclusive).
+  try_lock,       ///< mutex try_lock.
+  unlock,         ///< mutex unlock (exclusive).
+  lock_shared,    ///< shared_mutex lock_shared.
+  unlock_shared,  ///< shared_mutex unlock_shared.
+  cv_wait,        ///< condition_variable wait.
+  cv_notify,      ///< condition_variable notify_one / notify_all.
+  yield,          ///< this_thread::yield.
+};
+
+/// "atomic load", "mutex lock", ... (for reports).
+[[nodiscard]] const char* name(SyncOp op) noexcept;
+
+/// The thread count a controlled run supports (a thread set is a bit mask).
+inline constexpr std::size_t kMaxControlledThreads = 8;
+/// Decisions in a row at which a thread may go on while another could run,
+/// before the default switches away from it (fairness for spin loops).
+inline constexpr std::size_t kFairSteps = 64;
+/// `Decision::current` when no thread was running (the first decision).
+inline constexpr std::uint8_t kNoThread = 0xff;
+
+/// One decision: which threads could run, who was running, who was chosen.
+struct Decision {
+  std::uint8_t runnable = 0;  ///< Bit t set: thread t could go next (two or more bits).
+  std::uint8_t current = kNoThread;  ///< The thread that reached the point, or kNoThread.
+  bool current_runnable = false;     ///< `current` could have gone on.
+  bool yielded = false;              ///< `current` was at a yield (switching is no preemption).
+  std::uint8_t chosen = 0;           ///< Who went next.
+  std::int64_t at = 0;               ///< The logical instant of the decision.
+  SyncOp op = SyncOp::call;          ///< What `current` was about to do.
+  std::uint32_t object = 0;          ///< Which object (1-based, in order of first use), 0: none.
+};
+
+/// Whether choosing `chosen` at `d` is a preemption: the running thread
+/// could have gone on, had not yielded, and another was picked.
+[[nodiscard]] bool is_preemption(const Decision& d, std::uint8_t chosen) noexcept;
+/// The choice a schedule makes at `d` when it says nothing: the running
+/// thread goes on unless it blocked, finished or yielded; then the next
+/// runnable thread after it in round-robin order.
+[[nodiscard]] std::uint8_t default_choice(const Decision& d) noexcept;
+
+/// Picks the next thread at each decision: first the forced prefix, then a
+/// continuation (the defaults, uniform random, or PCT).
+class Chooser {
+ public:
+  /// How choices are made once the forced prefix is used up.
+  enum class Then : std::uint8_t { defaults, random, pct };
+
+  Chooser() = default;
+  /// `forced` are the first choices; `seed` drives random and PCT; PCT
+  /// uses `depth` - 1 priority change points spread over `length`
+  /// expected decisions.
+  Chooser(std::vector<std::uint8_t> forced, Then then, std::uint64_t seed, std::size_t threads,
+          std::size_t depth, std::size_t length);
+
+  /// The choice at `d` (the `index`-th decision of the run). Sets
+  /// `diverged` when a forced choice is not runnable (the default is taken
+  /// instead).
+  std::uint8_t pick(const Decision& d, std::size_t index);
+  /// A forced choice named a thread that could not run.
+  [[nodiscard]] bool diverged() const noexcept { return diverged_; }
+
+ private:
+  std::vector<std::uint8_t> forced_;
+  Then then_ = Then::defaults;
+  statem::Rng rng_{0};
+  std::vector<std::size_t> priority_;      // PCT: higher runs first
+  std::vector<std::size_t> change_at_;     // PCT: decision indices where priorities drop
+  std::size_t lowered_ = 0;                // PCT: change points used
+  bool diverged_ = false;
+};
+
+/// How a controlled run ended.
+enum class RunStatus : std::uint8_t {
+  running,   ///< Not over yet.
+  finished,  ///< Every thread left.
+  deadlock,  ///< Every unfinished thread blocked.
+  livelock,  ///< The step budget ran out.
+  dropped,   ///< The checking thread dropped control (a thread never reached a point).
+};
+
+/// The scheduler of one controlled execution (see the top of this file).
+class Controller {
+ public:
+  /// `threads` branch threads (2..kMaxControlledThreads), choices from
+  /// `chooser`, at most `max_steps` scheduling points.
+  Controller(std::size_t threads, Chooser chooser, std::size_t max_steps);
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+  ~Controller();
+
+  // --- called on branch thread `t` ---------------------------------------
+
+  /// Makes the calling thread branch `t` of this run and waits for its
+  /// first turn.
+  void enter(std::size_t t);
+  /// Branch `t` is done: the next thread runs.
+  void leave(std::size_t t) noexcept;
+  /// A visible operation `op` on `object` is about to run: another thread
+  /// may go first. In a cancelled run the caller stays parked here.
+  void point(SyncOp op, const void* object) noexcept;
+  /// A yield: a point at which switching is no preemption. Throws
+  /// `sync::Cancelled` in a cancelled run unless the caller is unwinding.
+  void yield_point();
+  /// The caller cannot go on until `wake(object)`. Returns true when woken
+  /// and scheduled, false when control was dropped meanwhile (the caller
+  /// then does the plain std operation); throws `sync::Cancelled` when the
+  /// run ended in a deadlock and the caller is not unwinding.
+  bool block(SyncOp op, const void* object, bool timed = false, bool* timed_out = nullptr);
+  /// Makes the threads blocked on `object` runnable (all, or the one that
+  /// blocked first).
+  void wake(const void* object, bool all) noexcept;
+  /// The calling thread now holds (or no longer holds) `object`.
+  void holds(const void* object, bool held) noexcept;
+  /// The next logical instant (a call's invocation or return).
+  std::int64_t tick() noexcept;
+
+  // --- called on the checking thread --------------------------------------
+
+  /// Gives up control: every thread runs free from now on.
+  void drop() noexcept;
+  /// A livelock left every unfinished thread parked: waiting for them is
+  /// pointless.
+  [[nodiscard]] bool stalled() const;
+  /// How the run ended (read after every thread left, or after `drop`).
+  [[nodiscard]] RunStatus status() const;
+  /// The decisions made, in order.
+  [[nodiscard]] std::vector<Decision> decisions() const;
+  /// Deadlock or livelock: who waited for what, who held what.
+  [[nodiscard]] std::string description() const;
+  /// The thread that had the turn (for a dropped run: the one that never
+  /// reached a point), or kNoThread.
+  [[nodiscard]] std::uint8_t running() const;
+  /// Scheduling points reached.
+  [[nodiscard]] std::size_t steps() const;
+  /// Scheduling points that were merilo::sync operations (not call starts).
+  [[nodiscard]] std::size_t sync_points() const;
+  /// A forced choice could not be followed (the system behaved otherwise
+  /// under the same schedule).
+  [[nodiscard]] bool diverged() const;
+
+ private:
+  struct Thread;
+
+  void decide_locked(std::unique_lock<std::mutex>& lock, std::uint8_t me, SyncOp op,
+                     const void* object, bool yielded);
+  bool point_locked(std::unique_lock<std::mutex>& lock, SyncOp op, const void* object);
+  void park_locked(std::unique_lock<std::mutex>& lock);
+  void wait_turn_locked(std::unique_lock<std::mutex>& lock, std::uint8_t me);
+  std::uint32_t object_id_locked(const void* object);
+  void end_locked(RunStatus status);
+  std::string describe_blocked_locked() const;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Thread> threads_;
+  Chooser chooser_;
+  std::size_t max_steps_;
+  std::size_t arrived_ = 0;
+  std::size_t steps_ = 0;
+  std::size_t sync_points_ = 0;
+  std::size_t run_length_ = 0;
+  std::int64_t clock_ = 0;
+  std::uint64_t block_seq_ = 0;
+  std::uint8_t running_ = kNoThread;
+  bool free_ = false;       // control dropped or the run finished: plain operations
+  bool cancelled_ = false;  // deadlock or livelock: blocking operations throw, points park
+  std::size_t parked_ = 0;  // threads parked for good in a cancelled run
+  std::size_t left_ = 0;    // threads that left
+  RunStatus status_ = RunStatus::running;
+  std::vector<Decision> decisions_;
+  std::vector<const void*> objects_;  // object ids, in order of first use
+  std::string description_;
+};
+
+/// The controller of the calling thread and its index in the run: set
+/// between `Controller::enter` and `leave` on a branch thread.
+struct Hook {
+  Controller* controller = nullptr;
+  std::uint8_t thread = 0;
+};
+
+/// Read by every merilo::sync operation: one thread-local load and a
+/// branch when no controlled run is active.
+inline constinit thread_local Hook tls_hook{};
+
+/// The active controller of the calling thread, or nullptr.
+[[nodiscard]] inline Controller* active_controller() noexcept { return tls_hook.controller; }
+
+}  // namespace merilo::parallel::detail
+
+#endif  // MERILO_PARALLEL_DETAIL_CONTROLLER_HPP

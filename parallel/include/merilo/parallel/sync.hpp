@@ -1,0 +1,600 @@
+// merilo/parallel/sync.hpp — drop-in std synchronisation types that let the
+// parallel tester own the schedule.
+//
+// `merilo::sync` (an alias of `merilo::parallel::sync`) has `atomic<T>`,
+// `atomic_flag`, `mutex`, `recursive_mutex`, `shared_mutex`,
+// `condition_variable` and `this_thread::yield`, with the members of their
+// std namesakes. Outside a controlled run each operation is the std one,
+// after one thread-local load and a branch. Inside a controlled run (the
+// branches of `parallel::check` with the default scheduler) each operation
+// is first a scheduling point: the branches run one at a time, and the
+// scheduler decides who goes next at every point, so a race a few
+// instructions wide is found by search instead of by luck, and a failing
+// schedule replays exactly.
+//
+// Switch a component to them with a namespace alias, so production builds
+// keep the std types:
+//
+//   #ifdef MYLIB_UNDER_MERILO
+//   namespace mylib_sync = merilo::sync;
+//   #else
+//   namespace mylib_sync = std;
+//   #endif
+//
+//   class Counter {
+//     mylib_sync::atomic<int> n_{0};
+//     mylib_sync::mutex mu_;
+//    public:
+//     int increment() { int seen = n_.load(); n_.store(seen + 1); return seen + 1; }  // a race
+//   };
+//
+// (or a template parameter; docs/parallel.md shows both).
+//
+// NOTE: a controlled run is sequentially consistent: memory orders are
+// accepted and passed to std, but relaxed and acquire/release reorderings
+// are not explored (docs/design/controlled-scheduling.md). Code between two
+// points runs atomically, so a data race on a plain variable is invisible
+// here; ThreadSanitizer on the free-running stress mode is the check for
+// those.
+//
+// NOTE: when a controlled run ends in a deadlock or a livelock, every
+// branch in `mutex::lock`, `lock_shared`, a `condition_variable` wait or
+// `this_thread::yield` leaves it by throwing `sync::Cancelled`, so its
+// locks unwind and the thread returns; a branch spinning on an atomic
+// without a yield is parked for good and abandoned with its system.
+// Do not swallow it (a `catch (...)` should rethrow), and do not block on a
+// merilo::sync type inside a `noexcept` function on a path that can
+// deadlock. A timed wait times out, under control, only when no other
+// thread can run.
+#ifndef MERILO_PARALLEL_SYNC_HPP
+#define MERILO_PARALLEL_SYNC_HPP
+
+#include <atomic>              // the std types underneath
+#include <chrono>              // timed waits
+#include <condition_variable>  // condition_variable
+#include <cstring>             // atomic::wait compares value representations
+#include <mutex>               // mutex, recursive_mutex, std::unique_lock
+#include <shared_mutex>        // shared_mutex
+#include <thread>              // std::this_thread::yield
+#include <type_traits>         // member constraints
+
+#include <merilo/parallel/detail/controller.hpp>  // the hook every operation reads
+
+namespace merilo::parallel::sync {
+
+/// Thrown out of a blocking operation of a branch when its controlled run
+/// ended in a deadlock; `parallel::check` catches it. Not a std::exception,
+/// so `catch (const std::exception&)` does not swallow it.
+struct Cancelled {};
+
+namespace detail {
+using parallel::detail::active_controller;
+using parallel::detail::Controller;
+using parallel::detail::SyncOp;
+
+/// A scheduling point before `op` on `object`, when a controlled run is active.
+inline void visit(SyncOp op, const void* object) noexcept {
+  if (Controller* c = active_controller()) c->point(op, object);
+}
+
+/// Locks `m` (a std mutex type) under control: a point, then try_lock
+/// until it succeeds, blocking while another thread holds it.
+template <class TryLock, class Lock>
+void controlled_acquire(Controller& c, const void* self, SyncOp op, TryLock try_lock, Lock lock) {
+  c.point(op, self);
+  while (!try_lock()) {
+    if (!c.block(op, self)) {  // control dropped: the plain operation
+      lock();
+      return;
+    }
+  }
+  c.holds(self, true);
+}
+}  // namespace detail
+
+/// std::atomic<T> whose every operation is a scheduling point under control.
+template <class T>
+class atomic {
+ public:
+  using value_type = T;
+  static constexpr bool is_always_lock_free = std::atomic<T>::is_always_lock_free;
+
+  constexpr atomic() noexcept(std::is_nothrow_default_constructible_v<T>) : a_() {}
+  /// Starts at `desired` (not a scheduling point).
+  constexpr atomic(T desired) noexcept : a_(desired) {}  // NOLINT(google-explicit-constructor)
+  atomic(const atomic&) = delete;
+  atomic& operator=(const atomic&) = delete;
+  atomic& operator=(const atomic&) volatile = delete;
+
+  [[nodiscard]] bool is_lock_free() const noexcept { return a_.is_lock_free(); }
+
+  /// std::atomic::load.
+  T load(std::memory_order order = std::memory_order_seq_cst) const noexcept {
+    detail::visit(detail::SyncOp::load, this);
+    return a_.load(order);
+  }
+  /// std::atomic::store.
+  void store(T desired, std::memory_order order = std::memory_order_seq_cst) noexcept {
+    detail::visit(detail::SyncOp::store, this);
+    a_.store(desired, order);
+  }
+  /// load().
+  operator T() const noexcept { return load(); }  // NOLINT(google-explicit-constructor)
+  /// store(desired); returns desired.
+  T operator=(T desired) noexcept {
+    store(desired);
+    return desired;
+  }
+  /// std::atomic::exchange.
+  T exchange(T desired, std::memory_order order = std::memory_order_seq_cst) noexcept {
+    detail::visit(detail::SyncOp::rmw, this);
+    return a_.exchange(desired, order);
+  }
+  /// std::atomic::compare_exchange_weak (never fails spuriously under control).
+  bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
+                             std::memory_order failure) noexcept {
+    detail::visit(detail::SyncOp::cas, this);
+    return a_.compare_exchange_weak(expected, desired, success, failure);
+  }
+  /// See the four-argument overload.
+  bool compare_exchange_weak(T& expected, T desired,
+                             std::memory_order order = std::memory_order_seq_cst) noexcept {
+    detail::visit(detail::SyncOp::cas, this);
+    return a_.compare_exchange_weak(expected, desired, order);
+  }
+  /// std::atomic::compare_exchange_strong.
+  bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
+                               std::memory_order failure) noexcept {
+    detail::visit(detail::SyncOp::cas, this);
+    return a_.compare_exchange_strong(expected, desired, success, failure);
+  }
+  /// See the four-argument overload.
+  bool compare_exchange_strong(T& expected, T desired,
+                               std::memory_order order = std::memory_order_seq_cst) noexcept {
+    detail::visit(detail::SyncOp::cas, this);
+    return a_.compare_exchange_strong(expected, desired, order);
+  }
+
+  /// std::atomic::fetch_add (integral, floating-point and pointer T).
+  template <class D = T>
+  requires requires(std::atomic<D>& a, typename std::atomic<D>::difference_type d) {
+    a.fetch_add(d);
+  }
+  T fetch_add(typename std::atomic<D>::difference_type arg,
+              std::memory_order order = std::memory_order_seq_cst) noexcept {
+    detail::visit(detail::SyncOp::rmw, this);
+    return a_.fetch_add(arg, order);
+  }
+  /// std::atomic::fetch_sub.
+  template <class D = T>
+  requires requires(std::atomic<D>& a, typename std::atomic<D>::difference_type d) {
+    a.fetch_sub(d);
+  }
+  T fetch_sub(typename std::atomic<D>::difference_type arg,
+              std::memory_order order = std::memory_order_seq_cst) noexcept {
+    detail::visit(detail::SyncOp::rmw, this);
+    return a_.fetch_sub(arg, order);
+  }
+  /// std::atomic::fetch_and (integral T).
+  template <class D = T>
+  requires std::is_integral_v<D> T fetch_and(T arg, std::memory_order order =
+                                                        std::memory_order_seq_cst) noexcept {
+    detail::visit(detail::SyncOp::rmw, this);
+    return a_.fetch_and(arg, order);
+  }
+  /// std::atomic::fetch_or (integral T).
+  template <class D = T>
+  requires std::is_integral_v<D> T fetch_or(T arg, std::memory_order order =
+                                                       std::memory_order_seq_cst) noexcept {
+    detail::visit(detail::SyncOp::rmw, this);
+    return a_.fetch_or(arg, order);
+  }
+  /// std::atomic::fetch_xor (integral T).
+  template <class D = T>
+  requires std::is_integral_v<D> T fetch_xor(T arg, std::memory_order order =
+                                                        std::memory_order_seq_cst) noexcept {
+    detail::visit(detail::SyncOp::rmw, this);
+    return a_.fetch_xor(arg, order);
+  }
+
+  /// ++a, a++, --a, a-- and the compound assignments, as std::atomic has them.
+  template <class D = T>
+  requires(std::is_integral_v<D> || std::is_pointer_v<D>) T operator++() noexcept {
+    return fetch_add(1) + 1;
+  }
+  /// See operator++().
+  template <class D = T>
+  requires(std::is_integral_v<D> || std::is_pointer_v<D>) T operator++(int) noexcept {
+    return fetch_add(1);
+  }
+  /// See operator++().
+  template <class D = T>
+  requires(std::is_integral_v<D> || std::is_pointer_v<D>) T operator--() noexcept {
+    return fetch_sub(1) - 1;
+  }
+  /// See operator++().
+  template <class D = T>
+  requires(std::is_integral_v<D> || std::is_pointer_v<D>) T operator--(int) noexcept {
+    return fetch_sub(1);
+  }
+  /// See operator++().
+  template <class D = T>
+  requires requires(std::atomic<D>& a, typename std::atomic<D>::difference_type d) {
+    a.fetch_add(d);
+  }
+  T operator+=(typename std::atomic<D>::difference_type arg) noexcept {
+    return fetch_add(arg) + arg;
+  }
+  /// See operator++().
+  template <class D = T>
+  requires requires(std::atomic<D>& a, typename std::atomic<D>::difference_type d) {
+    a.fetch_sub(d);
+  }
+  T operator-=(typename std::atomic<D>::difference_type arg) noexcept {
+    return fetch_sub(arg) - arg;
+  }
+  /// See operator++().
+  template <class D = T>
+  requires std::is_integral_v<D> T operator&=(T arg) noexcept { return fetch_and(arg) & arg; }
+  /// See operator++().
+  template <class D = T>
+  requires std::is_integral_v<D> T operator|=(T arg) noexcept { return fetch_or(arg) | arg; }
+  /// See operator++().
+  template <class D = T>
+  requires std::is_integral_v<D> T operator^=(T arg) noexcept { return fetch_xor(arg) ^ arg; }
+
+  /// std::atomic::wait: returns once the value differs from `old`. Under
+  /// control the thread blocks until a notify.
+  void wait(T old, std::memory_order order = std::memory_order_seq_cst) const noexcept {
+    detail::Controller* c = detail::active_controller();
+    if (c == nullptr) {
+      a_.wait(old, order);
+      return;
+    }
+    for (;;) {
+      c->point(detail::SyncOp::atomic_wait, this);
+      const T now = a_.load(order);
+      if (std::memcmp(&now, &old, sizeof(T)) != 0) return;
+      bool controlled = false;
+      try {
+        controlled = c->block(detail::SyncOp::atomic_wait, this);
+      } catch (const Cancelled&) {  // noexcept here: wait as std does
+      }
+      if (!controlled) {
+        a_.wait(old, order);
+        return;
+      }
+    }
+  }
+  /// std::atomic::notify_one.
+  void notify_one() noexcept {
+    if (detail::Controller* c = detail::active_controller()) {
+      c->point(detail::SyncOp::atomic_notify, this);
+      c->wake(this, false);
+    }
+    a_.notify_one();
+  }
+  /// std::atomic::notify_all.
+  void notify_all() noexcept {
+    if (detail::Controller* c = detail::active_controller()) {
+      c->point(detail::SyncOp::atomic_notify, this);
+      c->wake(this, true);
+    }
+    a_.notify_all();
+  }
+
+ private:
+  std::atomic<T> a_;
+};
+
+/// std::atomic_flag whose operations are scheduling points under control.
+class atomic_flag {
+ public:
+  constexpr atomic_flag() noexcept = default;
+  atomic_flag(const atomic_flag&) = delete;
+  atomic_flag& operator=(const atomic_flag&) = delete;
+
+  /// std::atomic_flag::test_and_set.
+  bool test_and_set(std::memory_order order = std::memory_order_seq_cst) noexcept {
+    detail::visit(detail::SyncOp::rmw, this);
+    return f_.test_and_set(order);
+  }
+  /// std::atomic_flag::clear.
+  void clear(std::memory_order order = std::memory_order_seq_cst) noexcept {
+    detail::visit(detail::SyncOp::store, this);
+    f_.clear(order);
+  }
+  /// std::atomic_flag::test.
+  [[nodiscard]] bool test(std::memory_order order = std::memory_order_seq_cst) const noexcept {
+    detail::visit(detail::SyncOp::load, this);
+    return f_.test(order);
+  }
+
+ private:
+  std::atomic_flag f_;
+};
+
+/// std::mutex whose lock, try_lock and unlock are scheduling points under
+/// control; a thread that finds it held is not runnable until it is free.
+class mutex {
+ public:
+  constexpr mutex() noexcept = default;
+  mutex(const mutex&) = delete;
+  mutex& operator=(const mutex&) = delete;
+
+  /// std::mutex::lock. Under control may throw `Cancelled` (a deadlock).
+  void lock() {
+    if (detail::Controller* c = detail::active_controller()) {
+      detail::controlled_acquire(
+          *c, this, detail::SyncOp::lock, [&] { return m_.try_lock(); }, [&] { m_.lock(); });
+      return;
+    }
+    m_.lock();
+  }
+  /// std::mutex::try_lock.
+  bool try_lock() {
+    if (detail::Controller* c = detail::active_controller()) {
+      c->point(detail::SyncOp::try_lock, this);
+      const bool ok = m_.try_lock();
+      if (ok) c->holds(this, true);
+      return ok;
+    }
+    return m_.try_lock();
+  }
+  /// std::mutex::unlock.
+  void unlock() {
+    if (detail::Controller* c = detail::active_controller()) {
+      c->point(detail::SyncOp::unlock, this);
+      c->holds(this, false);
+      m_.unlock();
+      c->wake(this, true);
+      return;
+    }
+    m_.unlock();
+  }
+  /// The std::mutex underneath (condition_variable waits on it).
+  std::mutex& native() noexcept { return m_; }
+
+ private:
+  std::mutex m_;
+};
+
+/// std::recursive_mutex, scheduled as `mutex` is.
+class recursive_mutex {
+ public:
+  recursive_mutex() = default;
+  recursive_mutex(const recursive_mutex&) = delete;
+  recursive_mutex& operator=(const recursive_mutex&) = delete;
+
+  /// std::recursive_mutex::lock. Under control may throw `Cancelled`.
+  void lock() {
+    if (detail::Controller* c = detail::active_controller()) {
+      detail::controlled_acquire(
+          *c, this, detail::SyncOp::lock, [&] { return m_.try_lock(); }, [&] { m_.lock(); });
+      return;
+    }
+    m_.lock();
+  }
+  /// std::recursive_mutex::try_lock.
+  bool try_lock() {
+    if (detail::Controller* c = detail::active_controller()) {
+      c->point(detail::SyncOp::try_lock, this);
+      const bool ok = m_.try_lock();
+      if (ok) c->holds(this, true);
+      return ok;
+    }
+    return m_.try_lock();
+  }
+  /// std::recursive_mutex::unlock.
+  void unlock() {
+    if (detail::Controller* c = detail::active_controller()) {
+      c->point(detail::SyncOp::unlock, this);
+      c->holds(this, false);
+      m_.unlock();
+      c->wake(this, true);
+      return;
+    }
+    m_.unlock();
+  }
+
+ private:
+  std::recursive_mutex m_;
+};
+
+/// std::shared_mutex, scheduled as `mutex` is, shared ownership included.
+class shared_mutex {
+ public:
+  shared_mutex() = default;
+  shared_mutex(const shared_mutex&) = delete;
+  shared_mutex& operator=(const shared_mutex&) = delete;
+
+  /// std::shared_mutex::lock. Under control may throw `Cancelled`.
+  void lock() {
+    if (detail::Controller* c = detail::active_controller()) {
+      detail::controlled_acquire(
+          *c, this, detail::SyncOp::lock, [&] { return m_.try_lock(); }, [&] { m_.lock(); });
+      return;
+    }
+    m_.lock();
+  }
+  /// std::shared_mutex::try_lock.
+  bool try_lock() {
+    if (detail::Controller* c = detail::active_controller()) {
+      c->point(detail::SyncOp::try_lock, this);
+      const bool ok = m_.try_lock();
+      if (ok) c->holds(this, true);
+      return ok;
+    }
+    return m_.try_lock();
+  }
+  /// std::shared_mutex::unlock.
+  void unlock() { release(detail::SyncOp::unlock, [&] { m_.unlock(); }); }
+  /// std::shared_mutex::lock_shared. Under control may throw `Cancelled`.
+  void lock_shared() {
+    if (detail::Controller* c = detail::active_controller()) {
+      detail::controlled_acquire(
+          *c, this, detail::SyncOp::lock_shared, [&] { return m_.try_lock_shared(); },
+          [&] { m_.lock_shared(); });
+      return;
+    }
+    m_.lock_shared();
+  }
+  /// std::shared_mutex::try_lock_shared.
+  bool try_lock_shared() {
+    if (detail::Controller* c = detail::active_controller()) {
+      c->point(detail::SyncOp::lock_shared, this);
+      const bool ok = m_.try_lock_shared();
+      if (ok) c->holds(this, true);
+      return ok;
+    }
+    return m_.try_lock_shared();
+  }
+  /// std::shared_mutex::unlock_shared.
+  void unlock_shared() { release(detail::SyncOp::unlock_shared, [&] { m_.unlock_shared(); }); }
+
+ private:
+  template <class Unlock>
+  void release(detail::SyncOp op, Unlock unlock) {
+    if (detail::Controller* c = detail::active_controller()) {
+      c->point(op, this);
+      c->holds(this, false);
+      unlock();
+      c->wake(this, true);
+      return;
+    }
+    unlock();
+  }
+
+  std::shared_mutex m_;
+};
+
+/// std::condition_variable over `std::unique_lock<sync::mutex>`. Under
+/// control a waiter is not runnable until notified (notify_one wakes the
+/// thread that waited first); a timed wait times out only when no other
+/// thread can run. No spurious wake-ups are made.
+class condition_variable {
+ public:
+  condition_variable() = default;
+  condition_variable(const condition_variable&) = delete;
+  condition_variable& operator=(const condition_variable&) = delete;
+
+  /// std::condition_variable::notify_one.
+  void notify_one() noexcept {
+    if (detail::Controller* c = detail::active_controller()) {
+      c->point(detail::SyncOp::cv_notify, this);
+      c->wake(this, false);
+      return;
+    }
+    cv_.notify_one();
+  }
+  /// std::condition_variable::notify_all.
+  void notify_all() noexcept {
+    if (detail::Controller* c = detail::active_controller()) {
+      c->point(detail::SyncOp::cv_notify, this);
+      c->wake(this, true);
+      return;
+    }
+    cv_.notify_all();
+  }
+
+  /// std::condition_variable::wait. Under control may throw `Cancelled`
+  /// (with `lock` held again).
+  void wait(std::unique_lock<mutex>& lock) {
+    if (detail::Controller* c = detail::active_controller()) {
+      (void)controlled_wait(*c, lock, false);
+      return;
+    }
+    std::unique_lock<std::mutex> native(lock.mutex()->native(), std::adopt_lock);
+    cv_.wait(native);
+    native.release();
+  }
+  /// Waits until `stop()` holds.
+  template <class Predicate>
+  void wait(std::unique_lock<mutex>& lock, Predicate stop) {
+    while (!stop()) wait(lock);
+  }
+  /// std::condition_variable::wait_until.
+  template <class Clock, class Duration>
+  std::cv_status wait_until(std::unique_lock<mutex>& lock,
+                            const std::chrono::time_point<Clock, Duration>& deadline) {
+    if (detail::Controller* c = detail::active_controller()) {
+      return controlled_wait(*c, lock, true) ? std::cv_status::timeout : std::cv_status::no_timeout;
+    }
+    std::unique_lock<std::mutex> native(lock.mutex()->native(), std::adopt_lock);
+    const std::cv_status s = cv_.wait_until(native, deadline);
+    native.release();
+    return s;
+  }
+  /// Waits until `stop()` holds or `deadline` passes; returns `stop()`.
+  template <class Clock, class Duration, class Predicate>
+  bool wait_until(std::unique_lock<mutex>& lock,
+                  const std::chrono::time_point<Clock, Duration>& deadline, Predicate stop) {
+    while (!stop()) {
+      if (wait_until(lock, deadline) == std::cv_status::timeout) return stop();
+    }
+    return true;
+  }
+  /// std::condition_variable::wait_for.
+  template <class Rep, class Period>
+  std::cv_status wait_for(std::unique_lock<mutex>& lock,
+                          const std::chrono::duration<Rep, Period>& timeout) {
+    return wait_until(lock, std::chrono::steady_clock::now() + timeout);
+  }
+  /// Waits until `stop()` holds or `timeout` passes; returns `stop()`.
+  template <class Rep, class Period, class Predicate>
+  bool wait_for(std::unique_lock<mutex>& lock, const std::chrono::duration<Rep, Period>& timeout,
+                Predicate stop) {
+    return wait_until(lock, std::chrono::steady_clock::now() + timeout, std::move(stop));
+  }
+
+ private:
+  /// Releases `lock`, blocks until notified (or timed out), locks again.
+  /// Returns whether it timed out.
+  bool controlled_wait(detail::Controller& c, std::unique_lock<mutex>& lock, bool timed) {
+    mutex& m = *lock.mutex();
+    c.point(detail::SyncOp::cv_wait, this);
+    c.holds(&m, false);
+    m.native().unlock();
+    c.wake(&m, true);
+    bool timed_out = false;
+    try {
+      if (!c.block(detail::SyncOp::cv_wait, this, timed, &timed_out)) {
+        // Control was dropped while waiting: nobody will notify through
+        // the controller, so return as a spurious wake-up would.
+        timed_out = false;
+      }
+    } catch (const Cancelled&) {
+      m.native().lock();  // leave as std does: with the lock held
+      throw;
+    }
+    m.lock();
+    return timed_out;
+  }
+
+  std::condition_variable cv_;
+};
+
+/// std::this_thread, as far as scheduling goes.
+namespace this_thread {
+/// std::this_thread::yield. Under control a yield lets another runnable
+/// thread go first, and switching there is not counted as a preemption:
+/// call it in every loop that waits for another thread without blocking.
+/// Unlike std's it is not noexcept: in a controlled run that ended in a
+/// livelock it throws `Cancelled`, so the loop ends.
+inline void yield() {
+  if (detail::Controller* c = detail::active_controller()) {
+    c->yield_point();
+    return;
+  }
+  std::this_thread::yield();
+}
+}  // namespace this_thread
+
+}  // namespace merilo::parallel::sync
+
+namespace merilo {
+/// The short name: `merilo::sync::mutex`, `merilo::sync::atomic<int>`, ...
+namespace sync = parallel::sync;
+}  // namespace merilo
+
+#endif  // MERILO_PARALLEL_SYNC_HPP
