@@ -75,6 +75,24 @@ KvModel KvSpec::next_model(const KvModel& m, const KvCmd& c) const {
   return m;
 }
 
+std::optional<std::string> KvSpec::undo_record(const KvModel& before, const KvCmd& c) const {
+  if (c.kind != KvCmd::Kind::put) return std::nullopt;
+  return before.value;
+}
+
+void KvSpec::undo(KvModel& after, const KvCmd& c, std::optional<std::string> replaced) const {
+  switch (c.kind) {
+    case KvCmd::Kind::get:
+      return;
+    case KvCmd::Kind::put:
+      after.value = replaced ? std::move(*replaced) : std::string();
+      return;
+    case KvCmd::Kind::append:
+      after.value.resize(after.value.size() - c.value.size());
+      return;
+  }
+}
+
 // --- queue -------------------------------------------------------------------
 
 std::optional<std::string> QueueSpec::postcondition(const QueueModel& m, const QueueCmd& c,
@@ -96,6 +114,21 @@ QueueModel QueueSpec::next_model(const QueueModel& m, const QueueCmd& c) const {
     next.items.pop_front();
   }
   return next;
+}
+
+std::optional<std::int64_t> QueueSpec::undo_record(const QueueModel& before,
+                                                   const QueueCmd& c) const {
+  if (c.kind != QueueCmd::Kind::dequeue || before.items.empty()) return std::nullopt;
+  return before.items.front();
+}
+
+void QueueSpec::undo(QueueModel& after, const QueueCmd& c,
+                     std::optional<std::int64_t> removed) const {
+  if (c.kind == QueueCmd::Kind::enqueue) {
+    after.items.pop_back();
+  } else if (removed) {
+    after.items.push_front(*removed);
+  }
 }
 
 // --- text ----------------------------------------------------------------------

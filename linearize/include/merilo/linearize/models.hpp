@@ -197,6 +197,13 @@ struct KvSpec {
     if (c.kind != KvCmd::Kind::append) return std::nullopt;
     return std::string_view(c.value);
   }
+  /// What undoing a call needs (history.hpp, "Undo records"): the value a
+  /// put replaced; nothing for a get or an append (an append is undone by
+  /// cutting its argument off the end).
+  [[nodiscard]] std::optional<std::string> undo_record(const KvModel& before,
+                                                       const KvCmd& c) const;
+  /// Turns the model after `c` back into the one before it.
+  void undo(KvModel& after, const KvCmd& c, std::optional<std::string> replaced) const;
 };
 
 // --- queue -------------------------------------------------------------------
@@ -241,6 +248,12 @@ struct QueueSpec {
   [[nodiscard]] bool read_only(const QueueCmd& c, const std::optional<QueueResponse>& r) const {
     return c.kind == QueueCmd::Kind::dequeue && r.has_value() && !r->failed && !r->value;
   }
+  /// What undoing a call needs (history.hpp, "Undo records"): the front a
+  /// dequeue removed; nothing for an enqueue or a dequeue of an empty queue.
+  [[nodiscard]] std::optional<std::int64_t> undo_record(const QueueModel& before,
+                                                        const QueueCmd& c) const;
+  /// Turns the model after `c` back into the one before it.
+  void undo(QueueModel& after, const QueueCmd& c, std::optional<std::int64_t> removed) const;
 };
 
 // --- text ----------------------------------------------------------------------
