@@ -4,16 +4,23 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <merilo/core/text.hpp>
+
 namespace merilo::linearize {
 
 namespace {
 std::string show(const std::optional<std::int64_t>& v) {
   return v ? fmt::format("{}", *v) : std::string("null");
 }
+// A kv value as text: quoted with its control characters escaped (it may
+// hold anything a client wrote), and past 40 bytes cut on a character
+// boundary.
 std::string quoted(const std::string& s) {
   constexpr std::size_t kMax = 40;
-  if (s.size() <= kMax) return fmt::format("\"{}\"", s);
-  return fmt::format("\"{}…\" ({} bytes)", s.substr(0, kMax), s.size());
+  if (s.size() <= kMax) return core::quoted(s);
+  std::string cut = core::quoted(core::utf8_prefix(s, kMax));
+  cut.insert(cut.size() - 1, "…");
+  return fmt::format("{} ({} bytes)", cut, s.size());
 }
 }  // namespace
 

@@ -233,7 +233,18 @@ struct QueueModel {
   void feed(Sink& sink) const {
     const std::size_t n = items.size();
     sink(&n, sizeof n);
-    for (const std::int64_t v : items) sink(&v, sizeof v);
+    // In runs of up to 64 values: one sink call per value made hashing a
+    // long queue (every step hashes the model) the search's main cost.
+    std::int64_t run[64];
+    std::size_t used = 0;
+    for (const std::int64_t v : items) {
+      run[used++] = v;
+      if (used == 64) {
+        sink(run, sizeof run);
+        used = 0;
+      }
+    }
+    if (used > 0) sink(run, used * sizeof run[0]);
   }
 };
 
