@@ -140,7 +140,8 @@ TEST(Undo, QueueSearchWithRecordsMatchesTheSearchWithCopies) {
   for (int n = 0; n < 1000; ++n) {
     using Op = Operation<QueueCmd, QueueResponse>;
     auto ops = random_history<Op>(rng, [&](int i) {
-      if (rng.below(2) == 0) return Op{QueueCmd{QueueCmd::Kind::enqueue, i % 4, ""}, QueueResponse{}, 0, 0};
+      if (rng.below(2) == 0)
+        return Op{QueueCmd{QueueCmd::Kind::enqueue, i % 4, ""}, QueueResponse{}, 0, 0};
       std::optional<std::int64_t> got;
       if (rng.below(4) != 0) got = rng.below(4);
       return Op{QueueCmd{QueueCmd::Kind::dequeue, 0, ""}, QueueResponse{false, got}, 0, 0};

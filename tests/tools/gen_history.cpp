@@ -69,11 +69,13 @@ int queue_fill(std::size_t n) {
   Overlapped h;
   for (std::size_t i = 0; i < n; ++i) {
     const std::string v = std::to_string(i);
-    h.call(event(i % 2, "invoke", "enqueue", v, nullptr), event(i % 2, "ok", "enqueue", v, nullptr));
+    h.call(event(i % 2, "invoke", "enqueue", v, nullptr),
+           event(i % 2, "ok", "enqueue", v, nullptr));
   }
   for (std::size_t i = 0; i < n; ++i) {
     const std::string v = std::to_string(i);
-    h.call(event(i % 2, "invoke", "dequeue", "", nullptr), event(i % 2, "ok", "dequeue", v, nullptr));
+    h.call(event(i % 2, "invoke", "dequeue", "", nullptr),
+           event(i % 2, "ok", "dequeue", v, nullptr));
   }
   return write(h.done());
 }

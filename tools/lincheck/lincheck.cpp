@@ -634,7 +634,7 @@ int run(const Args& args, std::istream& in, std::ostream& out, std::ostream& err
         return m.run(args, in, out, err, args.html.empty() ? nullptr : &report);
       }
     }
-    return kInternalError;  // check_args() knows every model
+    return kInternalError;                     // check_args() knows every model
   } catch (const std::ios_base::failure& e) {  // the history could not be read (EIO, EISDIR)
     fmt::print(err, "merilo-lincheck: cannot read {}: {}\n", args.source,
                core::printable(e.what()));

@@ -50,7 +50,7 @@ class ReportFile {
   std::string target_;  // the path with symbolic links followed
   std::string temp_;    // the temporary file, "" when none
   int fd_ = -1;
-  unsigned mode_ = 0;   // the permissions the report gets
+  unsigned mode_ = 0;  // the permissions the report gets
 };
 
 }  // namespace merilo::lincheck

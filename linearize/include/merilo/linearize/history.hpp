@@ -104,12 +104,12 @@
 // per visited state (a position per chain — about one per process — a bit
 // per pending operation, and the model). With undo records the frames
 // take memory in proportion to the history; without them, a model that
-// grows with the history makes them grow with its square. The cache is capped at `HistoryOptions::cache_bytes`; once full it stops
-// remembering new states. The search stays correct — it may only revisit
-// states — and the budget still bounds it, so a full cache shows up as
-// more evaluations, never as an out-of-memory kill.
-// `HistoryResult::cache_full` says when it happened. See
-// docs/design/linearize-search.md.
+// grows with the history makes them grow with its square. The cache is
+// capped at `HistoryOptions::cache_bytes`; once full it stops remembering
+// new states. The search stays correct — it may only revisit states — and
+// the budget still bounds it, so a full cache shows up as more
+// evaluations, never as an out-of-memory kill. `HistoryResult::cache_full`
+// says when it happened. See docs/design/linearize-search.md.
 //
 // NOTE: never throws. Bad instants are a `usage_error`; an exception from
 // the spec or the model ends the check as `crashed` with its message.

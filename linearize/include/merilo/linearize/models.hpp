@@ -200,8 +200,7 @@ struct KvSpec {
   /// What undoing a call needs (history.hpp, "Undo records"): the value a
   /// put replaced; nothing for a get or an append (an append is undone by
   /// cutting its argument off the end).
-  [[nodiscard]] std::optional<std::string> undo_record(const KvModel& before,
-                                                       const KvCmd& c) const;
+  [[nodiscard]] std::optional<std::string> undo_record(const KvModel& before, const KvCmd& c) const;
   /// Turns the model after `c` back into the one before it.
   void undo(KvModel& after, const KvCmd& c, std::optional<std::string> replaced) const;
 };

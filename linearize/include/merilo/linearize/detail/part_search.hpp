@@ -397,7 +397,8 @@ class PartSearch {
       cache_->failed(frame.entry);
       low_water_ = std::min(low_water_, stack_.size());
       unplace(frame.op);
-      if (frame.undo) UndoOf::restore(spec_, model, operation(frame.op).command, std::move(*frame.undo));
+      if (frame.undo)
+        UndoOf::restore(spec_, model, operation(frame.op).command, std::move(*frame.undo));
       unlift(frame.op);
       if (!frame.unchanged) return next_[call_event(frame.op)];
       if (stack_.empty()) {  // the initial state itself leads nowhere
