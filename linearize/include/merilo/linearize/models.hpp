@@ -36,6 +36,7 @@
 #ifndef MERILO_LINEARIZE_MODELS_HPP
 #define MERILO_LINEARIZE_MODELS_HPP
 
+#include <algorithm>    // std::max
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int64_t
 #include <deque>        // QueueModel
@@ -158,6 +159,12 @@ struct KvResponse {
 struct KvModel {
   std::string value;
   friend bool operator==(const KvModel&, const KvModel&) = default;
+  /// The memory a copy holds outside the object (the state cache counts
+  /// it against its cap): the string's buffer once it is too long to sit
+  /// inside the object, plus the allocator's bookkeeping.
+  [[nodiscard]] std::size_t heap_bytes() const noexcept {
+    return value.size() < sizeof(std::string) ? 0 : value.size() + 1 + 16;
+  }
   template <class Sink>
   void feed(Sink& sink) const {
     sink(value.data(), value.size());
@@ -228,6 +235,15 @@ struct QueueResponse {
 struct QueueModel {
   std::deque<std::int64_t> items;
   friend bool operator==(const QueueModel&, const QueueModel&) = default;
+  /// The memory a copy holds outside the object (the state cache counts
+  /// it against its cap). A deque allocates in 512-byte blocks plus a map
+  /// of block pointers, so even an empty queue holds over half a kilobyte:
+  /// counting only its items underestimated a cache of short queues
+  /// threefold.
+  [[nodiscard]] std::size_t heap_bytes() const noexcept {
+    const std::size_t blocks = items.size() / 64 + 1;
+    return blocks * (512 + 16) + std::max<std::size_t>(8, blocks + 2) * sizeof(void*) + 16;
+  }
   template <class Sink>
   void feed(Sink& sink) const {
     const std::size_t n = items.size();
