@@ -17,14 +17,11 @@
 // by default) reports that.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <deque>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "lincheck.hpp"
+#include "lincheck_run.hpp"
 #include "seeds.hpp"
 
 namespace {
@@ -184,24 +181,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool kv = (data[0] & 1U) != 0;
   const std::size_t processes = 2 + ((data[0] >> 2U) & 3U);
   const bool perturb = (data[0] & 0x10U) != 0;
-  merilo::lincheck::Args args;
-  args.model = kv ? "kv" : "queue";
-  args.explain = (data[0] & 2U) != 0;
-  args.budget = 20'000;
-  args.timeout_seconds = 1;
-  args.cache_mb = 8;
-  args.max_line_bytes = std::size_t{1} << 20U;
-  args.source = "fuzz";
-  const std::string text = kv ? kv_history(data + 1, size - 1, processes, perturb)
-                              : queue_history(data + 1, size - 1, processes, perturb);
-  std::istringstream in(text);
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = merilo::lincheck::run(args, in, out, err);
-  if (code < merilo::lincheck::kLinearizable || code > merilo::lincheck::kBadInput) {
-    std::fprintf(stderr, "==merilo== ERROR: merilo-lincheck --model %s exited %d:\n%s%s\n",
-                 args.model.c_str(), code, out.str().c_str(), err.str().c_str());
-    std::abort();
-  }
+  const std::string history = kv ? kv_history(data + 1, size - 1, processes, perturb)
+                                 : queue_history(data + 1, size - 1, processes, perturb);
+  merilo::selffuzz::run_lincheck(kv ? "kv" : "queue", (data[0] & 2U) != 0, std::size_t{1} << 20U,
+                                 history);
   return 0;
 }
