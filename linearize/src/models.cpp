@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <merilo/core/text.hpp>
 
 namespace merilo::linearize {
 
@@ -12,10 +13,15 @@ namespace {
 std::string show(const std::optional<std::int64_t>& v) {
   return v ? fmt::format("{}", *v) : std::string("null");
 }
+// A kv value as text: quoted with its control characters escaped (it may
+// hold anything a client wrote), and past 40 bytes cut on a character
+// boundary.
 std::string quoted(const std::string& s) {
   constexpr std::size_t kMax = 40;
-  if (s.size() <= kMax) return fmt::format("\"{}\"", s);
-  return fmt::format("\"{}…\" ({} bytes)", s.substr(0, kMax), s.size());
+  if (s.size() <= kMax) return core::quoted(s);
+  std::string cut = core::quoted(core::utf8_prefix(s, kMax));
+  cut.insert(cut.size() - 1, "…");
+  return fmt::format("{} ({} bytes)", cut, s.size());
 }
 // "[1, 2, 3]", or the first 8 and how many more.
 template <class Items>
@@ -87,6 +93,24 @@ KvModel KvSpec::next_model(const KvModel& m, const KvCmd& c) const {
   return m;
 }
 
+std::optional<std::string> KvSpec::undo_record(const KvModel& before, const KvCmd& c) const {
+  if (c.kind != KvCmd::Kind::put) return std::nullopt;
+  return before.value;
+}
+
+void KvSpec::undo(KvModel& after, const KvCmd& c, std::optional<std::string> replaced) const {
+  switch (c.kind) {
+    case KvCmd::Kind::get:
+      return;
+    case KvCmd::Kind::put:
+      after.value = replaced ? std::move(*replaced) : std::string();
+      return;
+    case KvCmd::Kind::append:
+      after.value.resize(after.value.size() - c.value.size());
+      return;
+  }
+}
+
 // --- queue -------------------------------------------------------------------
 
 std::optional<std::string> QueueSpec::postcondition(const QueueModel& m, const QueueCmd& c,
@@ -132,6 +156,21 @@ BagModel BagSpec::next_model(const BagModel& m, const BagCmd& c, const BagRespon
     if (it != next.items.end() && *it == *r.value) next.items.erase(it);
   }
   return next;
+}
+
+std::optional<std::int64_t> QueueSpec::undo_record(const QueueModel& before,
+                                                   const QueueCmd& c) const {
+  if (c.kind != QueueCmd::Kind::dequeue || before.items.empty()) return std::nullopt;
+  return before.items.front();
+}
+
+void QueueSpec::undo(QueueModel& after, const QueueCmd& c,
+                     std::optional<std::int64_t> removed) const {
+  if (c.kind == QueueCmd::Kind::enqueue) {
+    after.items.pop_back();
+  } else if (removed) {
+    after.items.push_front(*removed);
+  }
 }
 
 // --- text ----------------------------------------------------------------------

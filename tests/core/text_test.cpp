@@ -20,15 +20,17 @@ TEST(Text, EscapesWhatDrivesATerminal) {
 }
 
 TEST(Text, EscapesC1AndBidirectionalControls) {
-  EXPECT_EQ(core::printable("csi\xc2\x9b" "2J"), "csi\\u009b2J");
-  EXPECT_EQ(core::printable("abc\xe2\x80\xae" "fed"), "abc\\u202efed");
+  const std::string csi = std::string("csi\xc2\x9b") + "2J";  // U+009B, then "2J"
+  EXPECT_EQ(core::printable(csi), "csi\\u009b2J");
+  const std::string rlo = std::string("abc\xe2\x80\xae") + "fed";  // U+202E
+  EXPECT_EQ(core::printable(rlo), "abc\\u202efed");
   EXPECT_EQ(core::printable("\xe2\x81\xa6x\xe2\x81\xa9"), "\\u2066x\\u2069");
 }
 
 TEST(Text, EscapesBytesThatAreNotUtf8) {
-  EXPECT_EQ(core::printable("\x9b" "2J"), "\\x9b2J");
-  EXPECT_EQ(core::printable("\xc3"), "\\xc3");                  // a cut sequence
-  EXPECT_EQ(core::printable("\xc0\xaf"), "\\xc0\\xaf");         // overlong '/'
+  EXPECT_EQ(core::printable(std::string("\x9b") + "2J"), "\\x9b2J");
+  EXPECT_EQ(core::printable("\xc3"), "\\xc3");                    // a cut sequence
+  EXPECT_EQ(core::printable("\xc0\xaf"), "\\xc0\\xaf");           // overlong '/'
   EXPECT_EQ(core::printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
 }
 

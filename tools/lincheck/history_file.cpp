@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <merilo/core/text.hpp>
+
 namespace merilo::lincheck {
 
 namespace {
@@ -62,12 +64,8 @@ std::size_t nesting(const std::string& text) {
 }  // namespace
 
 std::string clipped(std::string text, std::size_t max) {
-  if (text.size() <= max) return text;
-  std::size_t cut = max;
-  // Never cut a UTF-8 sequence in two.
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) --cut;
-  text.resize(cut);
-  return text + "…";
+  if (text.size() <= max) return core::printable(text);
+  return core::printable(core::utf8_prefix(text, max)) + "…";
 }
 
 std::string shown(const json& v) { return clipped(v.dump(), kMaxShown); }

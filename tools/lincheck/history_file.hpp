@@ -73,7 +73,8 @@ struct ReadOptions {
 [[nodiscard]] std::optional<InputError> read_history(std::istream& in, const ReadOptions& options,
                                                      RawHistory& out);
 
-/// `text`, cut to at most `max` bytes (on a UTF-8 boundary) plus "…".
+/// `text` made safe to print: cut to at most `max` bytes (on a UTF-8
+/// boundary) plus "…", its control characters escaped (core::printable).
 [[nodiscard]] std::string clipped(std::string text, std::size_t max);
 
 /// `v` as JSON, cut to kMaxShown bytes: how messages echo a bad value.

@@ -3,17 +3,15 @@
 #include "lincheck.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
+#include <ios>
 #include <iterator>
 #include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,11 +19,13 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <merilo/core/text.hpp>
 #include <merilo/linearize/history.hpp>
 #include <merilo/linearize/html.hpp>
 #include <merilo/linearize/models.hpp>
 
 #include "history_file.hpp"
+#include "report_file.hpp"
 
 namespace merilo::lincheck {
 
@@ -338,7 +338,8 @@ class Checker {
   using Op = lin::Operation<typename A::Cmd, typename A::Resp>;
   using V = std::string;
 
-  Checker(const Args& args, const RawHistory& history) : args_(args), history_(history) {}
+  Checker(const Args& args, const RawHistory& history, ReportFile* report)
+      : args_(args), history_(history), report_(report) {}
 
   int run(std::ostream& out, std::ostream& err) {
     for (std::size_t i = 0; i < history_.ops.size(); ++i) {
@@ -381,9 +382,14 @@ class Checker {
     }
     summary(out, !args_.explain);
     if (args_.explain) explain(out);
-    if (!args_.html.empty()) {
-      if (const std::string problem = lin::write_html(html_report(), args_.html);
-          !problem.empty()) {
+    if (report_ != nullptr) {
+      std::string problem;
+      try {
+        problem = report_->commit(lin::render_html(html_report()));
+      } catch (const std::invalid_argument& e) {
+        problem = fmt::format("cannot draw the HTML report: {}", e.what());
+      }
+      if (!problem.empty()) {
         fmt::print(err, "merilo-lincheck: {}\n", problem);
         return kBadInput;
       }
@@ -593,6 +599,7 @@ class Checker {
 
   const Args& args_;
   const RawHistory& history_;
+  ReportFile* report_;  // where --html goes, or null
   std::vector<Op> ops_;
   std::vector<std::size_t> raw_of_;
   lin::HistoryResult<V> result_;
@@ -600,7 +607,8 @@ class Checker {
 };
 
 template <class A>
-int run_model(const Args& args, std::istream& in, std::ostream& out, std::ostream& err) {
+int run_model(const Args& args, std::istream& in, std::ostream& out, std::ostream& err,
+              ReportFile* report) {
   RawHistory history;
   ReadOptions read;
   read.fs = A::fs();
@@ -610,14 +618,14 @@ int run_model(const Args& args, std::istream& in, std::ostream& out, std::ostrea
     fmt::print(err, "merilo-lincheck: {}: {}\n", args.source, e->text());
     return kBadInput;
   }
-  return Checker<A>(args, history).run(out, err);
+  return Checker<A>(args, history, report).run(out, err);
 }
 
 /// Every model merilo-lincheck knows, with the adapter that runs it: the one
 /// place the list is spelled.
 struct ModelEntry {
   const char* name;
-  int (*run)(const Args&, std::istream&, std::ostream&, std::ostream&);
+  int (*run)(const Args&, std::istream&, std::ostream&, std::ostream&, ReportFile*);
 };
 constexpr ModelEntry kModels[] = {
     {RegisterAdapter::kName, run_model<RegisterAdapter>},
@@ -625,21 +633,6 @@ constexpr ModelEntry kModels[] = {
     {QueueAdapter::kName, run_model<QueueAdapter>},
     {BagAdapter::kName, run_model<BagAdapter>},
 };
-
-/// "" when `path` can be opened for writing, otherwise why not. Leaves an
-/// existing file as it was and removes one it had to create, so a history
-/// that turns out to be bad input leaves nothing behind.
-std::string probe_writable(const std::string& path) {
-  std::error_code ec;
-  const bool existed = std::filesystem::exists(path, ec);
-  std::FILE* f = std::fopen(path.c_str(), "ab");
-  if (f == nullptr) {
-    return fmt::format("cannot write the HTML report to {}: {}", path, std::strerror(errno));
-  }
-  std::fclose(f);
-  if (!existed) std::filesystem::remove(path, ec);
-  return {};
-}
 
 }  // namespace
 
@@ -682,18 +675,28 @@ int run(const Args& args, std::istream& in, std::ostream& out, std::ostream& err
       fmt::print(err, "merilo-lincheck: {}\n", problem);
       return kBadInput;
     }
+    // Checked before the history is read: a report that cannot be written
+    // is found before the check runs, and written only once it is done.
+    ReportFile report;
     if (!args.html.empty()) {
-      if (const std::string problem = probe_writable(args.html); !problem.empty()) {
+      const FileId input = args.input.empty() ? FileId{} : file_id(args.input);
+      if (const std::string problem = report.open(args.html, input); !problem.empty()) {
         fmt::print(err, "merilo-lincheck: {}\n", problem);
         return kBadInput;
       }
     }
     for (const ModelEntry& m : kModels) {
-      if (args.model == m.name) return m.run(args, in, out, err);
+      if (args.model == m.name) {
+        return m.run(args, in, out, err, args.html.empty() ? nullptr : &report);
+      }
     }
-    return kInternalError;  // check_args() knows every model
+    return kInternalError;                     // check_args() knows every model
+  } catch (const std::ios_base::failure& e) {  // the history could not be read (EIO, EISDIR)
+    fmt::print(err, "merilo-lincheck: cannot read {}: {}\n", args.source,
+               core::printable(e.what()));
+    return kBadInput;
   } catch (const std::exception& e) {
-    fmt::print(err, "merilo-lincheck: internal error: {}\n", e.what());
+    fmt::print(err, "merilo-lincheck: internal error: {}\n", core::printable(e.what()));
     return kInternalError;
   }
 }

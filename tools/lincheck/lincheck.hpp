@@ -33,6 +33,9 @@ struct Args {
   bool explain = false;
   std::string html;          ///< Where to write the HTML report ("" = none).
   std::string source = "-";  ///< The file's name, for messages ("-" = stdin).
+  /// The history's path, so that --html never overwrites it: "-" for
+  /// standard input, "" when there is no file to compare with.
+  std::string input;
 };
 
 /// The longest --timeout, in seconds (about 31 years): its nanoseconds fit
@@ -54,8 +57,11 @@ inline constexpr double kMaxTimeoutSeconds = 1e9;
 /// Checks `args`, reads the history from `in`, checks it, writes the
 /// verdict to `out` (and, with `args.html`, the HTML report to that file)
 /// and problems with the input to `err`; returns the exit code. A report
-/// that cannot be written is bad input (exit 3), found before the check
-/// runs when the path cannot be opened. Never throws.
+/// that cannot be written is bad input (exit 3): a path that is a
+/// directory, not a regular file, the history itself or not writable is
+/// refused before the history is read; the report is written to a
+/// temporary file renamed over the path at the end, so a failed write
+/// (a full disk) leaves the path as it was. Never throws.
 [[nodiscard]] int run(const Args& args, std::istream& in, std::ostream& out, std::ostream& err);
 
 }  // namespace merilo::lincheck

@@ -8,8 +8,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -18,6 +16,7 @@
 #include <vector>
 
 #include "lincheck.hpp"
+#include "lincheck_run.hpp"
 #include "seeds.hpp"
 
 namespace {
@@ -71,22 +70,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   static const std::vector<std::string> kModels = models();
-  merilo::lincheck::Args args;
-  args.model = kModels[data[0] % kModels.size()];
-  args.explain = (data[0] & 4U) != 0;
-  args.budget = 20'000;
-  args.timeout_seconds = 1;
-  args.cache_mb = 8;
-  args.max_line_bytes = std::size_t{64} << 10U;
-  args.source = "fuzz";
-  std::istringstream in(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
-  std::ostringstream out;
-  std::ostringstream err;
-  const int code = merilo::lincheck::run(args, in, out, err);
-  if (code < merilo::lincheck::kLinearizable || code > merilo::lincheck::kBadInput) {
-    std::fprintf(stderr, "==merilo== ERROR: merilo-lincheck --model %s exited %d:\n%s%s\n",
-                 args.model.c_str(), code, out.str().c_str(), err.str().c_str());
-    std::abort();
-  }
+  merilo::selffuzz::run_lincheck(kModels[data[0] % kModels.size()], (data[0] & 4U) != 0,
+                                 std::size_t{64} << 10U,
+                                 std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
   return 0;
 }

@@ -62,6 +62,15 @@
 //     per k-subset (histories with many timeouts of a few distinct calls).
 //     `==` must mean "the same call": next_model treats equal commands
 //     alike.
+//   * Undo records. When the spec says how to undo a call,
+//       U undo_record(const M& before, const C& cmd) const;
+//       void undo(M& after, const C& cmd, U record) const;
+//     (`undo` turns the model after `cmd` back into `before`, given what
+//     `undo_record` kept of it: what the call removed or replaced), each
+//     placed call keeps that record instead of a copy of the model, so a
+//     model that grows with the history (a queue, an appended-to value)
+//     costs memory once, not once per placed call. KvSpec and QueueSpec
+//     declare both.
 //   * A cache of the (set of placed operations, model) states already
 //     visited, hashed with XXH3 and compared exactly on a hash match, so
 //     no state is explored twice. The set is stored as one position per
@@ -90,15 +99,17 @@
 //   // (returned == 2) cannot follow: "read 1, but the register held 2".
 // clang-format on
 //
-// NOTE: memory. The search keeps one stack frame (an index and a model) per
-// placed operation and a cache entry per visited state (a position per
-// chain — about one per process — a bit per pending operation, and the
-// model). The cache is capped at `HistoryOptions::cache_bytes`; once full it stops
-// remembering new states. The search stays correct — it may only revisit
-// states — and the budget still bounds it, so a full cache shows up as
-// more evaluations, never as an out-of-memory kill.
-// `HistoryResult::cache_full` says when it happened. See
-// docs/design/linearize-search.md.
+// NOTE: memory. The search keeps one stack frame per placed operation (an
+// index and, without undo records, the model before it) and a cache entry
+// per visited state (a position per chain — about one per process — a bit
+// per pending operation, and the model). With undo records the frames
+// take memory in proportion to the history; without them, a model that
+// grows with the history makes them grow with its square. The cache is
+// capped at `HistoryOptions::cache_bytes`; once full it stops remembering
+// new states. The search stays correct — it may only revisit states — and
+// the budget still bounds it, so a full cache shows up as more
+// evaluations, never as an out-of-memory kill. `HistoryResult::cache_full`
+// says when it happened. See docs/design/linearize-search.md.
 //
 // NOTE: a spec whose `next_model` needs the response (model.hpp) and has
 // no two-argument form cannot step an operation without one: such an

@@ -58,6 +58,13 @@
 // std::deque or padding instead supplies `feed` (see `fsm::FeedsBytes`),
 // which hands the bytes that identify its value to a sink. The checkers
 // refuse, at compile time, a model that is neither.
+//
+// NOTE: the state cache counts each model it keeps against its cap as
+// sizeof(M) plus the bytes `feed` hands over. A model whose heap memory is
+// much larger than that (a std::deque allocates half a kilobyte even when
+// empty) may say how much it holds with a member
+// `std::size_t heap_bytes() const`, which the cache then counts instead;
+// QueueModel and KvModel do.
 #ifndef MERILO_LINEARIZE_MODEL_HPP
 #define MERILO_LINEARIZE_MODEL_HPP
 

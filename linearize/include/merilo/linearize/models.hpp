@@ -46,6 +46,7 @@
 #ifndef MERILO_LINEARIZE_MODELS_HPP
 #define MERILO_LINEARIZE_MODELS_HPP
 
+#include <algorithm>    // std::max
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int64_t
 #include <deque>        // QueueModel
@@ -191,6 +192,12 @@ struct KvModel {
   std::string value;
   /// The same value.
   friend bool operator==(const KvModel&, const KvModel&) = default;
+  /// The memory a copy holds outside the object (the state cache counts
+  /// it against its cap): the string's buffer once it is too long to sit
+  /// inside the object, plus the allocator's bookkeeping.
+  [[nodiscard]] std::size_t heap_bytes() const noexcept {
+    return value.size() < sizeof(std::string) ? 0 : value.size() + 1 + 16;
+  }
   template <class Sink>
   /// Hands the model's bytes to `sink` (`fsm::FeedsBytes`).
   void feed(Sink& sink) const {
@@ -234,6 +241,12 @@ struct KvSpec {
     if (c.kind != KvCmd::Kind::append) return std::nullopt;
     return std::string_view(c.value);
   }
+  /// What undoing a call needs (history.hpp, "Undo records"): the value a
+  /// put replaced; nothing for a get or an append (an append is undone by
+  /// cutting its argument off the end).
+  [[nodiscard]] std::optional<std::string> undo_record(const KvModel& before, const KvCmd& c) const;
+  /// Turns the model after `c` back into the one before it.
+  void undo(KvModel& after, const KvCmd& c, std::optional<std::string> replaced) const;
 };
 
 // --- queue -------------------------------------------------------------------
@@ -265,12 +278,32 @@ struct QueueModel {
   std::deque<std::int64_t> items;
   /// The same contents.
   friend bool operator==(const QueueModel&, const QueueModel&) = default;
+  /// The memory a copy holds outside the object (the state cache counts
+  /// it against its cap). A deque allocates in 512-byte blocks plus a map
+  /// of block pointers, so even an empty queue holds over half a kilobyte:
+  /// counting only its items underestimated a cache of short queues
+  /// threefold.
+  [[nodiscard]] std::size_t heap_bytes() const noexcept {
+    const std::size_t blocks = items.size() / 64 + 1;
+    return blocks * (512 + 16) + std::max<std::size_t>(8, blocks + 2) * sizeof(void*) + 16;
+  }
   template <class Sink>
   /// Hands the model's bytes to `sink` (`fsm::FeedsBytes`).
   void feed(Sink& sink) const {
     const std::size_t n = items.size();
     sink(&n, sizeof n);
-    for (const std::int64_t v : items) sink(&v, sizeof v);
+    // In runs of up to 64 values: one sink call per value made hashing a
+    // long queue (every step hashes the model) the search's main cost.
+    std::int64_t run[64];
+    std::size_t used = 0;
+    for (const std::int64_t v : items) {
+      run[used++] = v;
+      if (used == 64) {
+        sink(run, sizeof run);
+        used = 0;
+      }
+    }
+    if (used > 0) sink(run, used * sizeof run[0]);
   }
 };
 
@@ -288,6 +321,12 @@ struct QueueSpec {
   [[nodiscard]] bool read_only(const QueueCmd& c, const std::optional<QueueResponse>& r) const {
     return c.kind == QueueCmd::Kind::dequeue && r.has_value() && !r->failed && !r->value;
   }
+  /// What undoing a call needs (history.hpp, "Undo records"): the front a
+  /// dequeue removed; nothing for an enqueue or a dequeue of an empty queue.
+  [[nodiscard]] std::optional<std::int64_t> undo_record(const QueueModel& before,
+                                                        const QueueCmd& c) const;
+  /// Turns the model after `c` back into the one before it.
+  void undo(QueueModel& after, const QueueCmd& c, std::optional<std::int64_t> removed) const;
 };
 
 // --- bag ---------------------------------------------------------------------

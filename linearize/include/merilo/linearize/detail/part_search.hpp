@@ -16,6 +16,7 @@
 #include <merilo/linearize/detail/hash.hpp>
 #include <merilo/linearize/detail/sequence_tracker.hpp>
 #include <merilo/linearize/detail/state_cache.hpp>
+#include <merilo/linearize/detail/undo.hpp>
 #include <merilo/linearize/detail/value_tracker.hpp>
 #include <merilo/linearize/history.hpp>
 
@@ -97,7 +98,10 @@ class PartSearch {
           }
           if (!cache_->known(positions_, key_hash_, pending_bits_, next)) {
             const std::uint32_t id = cache_->add(positions_, pending_bits_, next);
-            stack_.push_back(Frame{op, unchanged, id, std::move(model)});
+            // An unchanged model needs nothing to come back: it is `next`.
+            std::optional<Record> undo;
+            if (!unchanged) undo.emplace(UndoOf::save(spec_, model, o.command));
+            stack_.push_back(Frame{op, unchanged, id, std::move(undo)});
             model = std::move(next);
             lift(op);
             entry = next_[head()];
@@ -209,11 +213,16 @@ class PartSearch {
  private:
   static constexpr std::uint64_t kSetSeed = 0x7365747365656421ULL;
   static constexpr std::uint32_t kNoIndex = 0xffffffffU;
+  using UndoOf = Undo<S, M, C>;
+  using Record = typename UndoOf::Record;
   struct Frame {
     std::uint32_t op;
     bool unchanged;       // placed because it changed nothing: not a choice
     std::uint32_t entry;  // the cache entry of the state it led to
-    M model;              // the model before `op` was placed
+    // What brings back the model before `op` was placed from the one after
+    // (undo.hpp): the model itself, or the spec's undo record; none when
+    // `op` left the model unchanged.
+    std::optional<Record> undo;
   };
 
   const Operation<C, R>& operation(std::uint32_t op) const { return all_[ops_[op]]; }
@@ -388,7 +397,8 @@ class PartSearch {
       cache_->failed(frame.entry);
       low_water_ = std::min(low_water_, stack_.size());
       unplace(frame.op);
-      model = std::move(frame.model);
+      if (frame.undo)
+        UndoOf::restore(spec_, model, operation(frame.op).command, std::move(*frame.undo));
       unlift(frame.op);
       if (!frame.unchanged) return next_[call_event(frame.op)];
       if (stack_.empty()) {  // the initial state itself leads nowhere

@@ -4,6 +4,7 @@
 #define MERILO_LINEARIZE_DETAIL_STATE_CACHE_HPP
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -11,6 +12,23 @@
 #include <merilo/linearize/detail/hash.hpp>
 
 namespace merilo::linearize::detail {
+
+/// Does the model say how much memory it holds beyond sizeof(M)?
+template <class M>
+concept ReportsHeapBytes = requires(const M& model) {
+  { model.heap_bytes() } -> std::convertible_to<std::size_t>;
+};
+
+/// The memory a copy of `model` holds beyond sizeof(M), as the cache counts
+/// it: the model's own `heap_bytes()`, else the bytes that identify it.
+template <class M>
+[[nodiscard]] std::size_t held_bytes(const M& model, std::size_t identifying_bytes) {
+  if constexpr (ReportsHeapBytes<M>) {
+    return static_cast<std::size_t>(model.heap_bytes());
+  } else {
+    return identifying_bytes;
+  }
+}
 
 /// The (placed set, model) states one part's search has visited.
 ///
@@ -84,7 +102,7 @@ class StateCache {
                      capacity * (pending_words_ * sizeof(std::uint64_t) + sizeof(std::uint32_t));
     }
     if (last_group_ == kNone) {
-      entry_bytes += chains_ * sizeof(std::uint32_t) + sizeof(M) + last_.bytes +
+      entry_bytes += chains_ * sizeof(std::uint32_t) + sizeof(M) + held_bytes(model, last_.bytes) +
                      2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) + sizeof(std::uint32_t);
     }
     if (full_ || bytes_ + entry_bytes > max_bytes_) {

@@ -448,7 +448,7 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
       break;
     }
     statem::guarded("next_model", out.violation, [&] {
-      model_of<S> next = observed_next(s, *model, cmd, *response, kPrefixCaller);
+      model_of<S> next = observed_next(s, *model, cmd, response, kPrefixCaller);
       model.emplace(std::move(next));
     });
   }
