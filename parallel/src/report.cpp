@@ -154,9 +154,9 @@ std::string evidence_text(const FailureText& t) {
 
 std::string format_report(const FailureText& t) {
   const FailureCore& core = *t.core;
-  std::string out = fmt::format("merilo::parallel: run {} of seed {} failed: {}\n  {}\n\n",
-                                core.run, core.seed, core::printable(core.violation.tag),
-                                core::printable(core.violation.detail));
+  std::string out =
+      fmt::format("merilo::parallel: run {} of seed {} failed: {}\n  {}\n\n", core.run, core.seed,
+                  core::printable(core.violation.tag), core::printable(core.violation.detail));
   if (core.original_violation.detail != core.violation.detail) {
     out += fmt::format("the original case failed with: {}\n\n",
                        core::printable(core.original_violation.detail));

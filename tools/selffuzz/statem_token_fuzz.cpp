@@ -61,8 +61,11 @@ struct StackSpec {
 
   model_type initial() const { return {}; }
   st::Gen<Cmd> command(const model_type&) const {
-    return st::one_of<Cmd>(
-        {st::map(st::integer(0, 9), [](int v) { return Cmd{true, v}; }), st::just(Cmd{false, 0})});
+    return st::one_of<Cmd>({st::map(st::integer(0, 9),
+                                    [](int v) {
+                                      return Cmd{true, v};
+                                    }),
+                            st::just(Cmd{false, 0})});
   }
   st::Admission precondition(const model_type& m, const Cmd& c) const {
     return c.push || !m.empty() ? st::Admission::admit : st::Admission::reject;
@@ -104,8 +107,8 @@ std::vector<std::vector<std::uint8_t>> seed_tokens() {
   }
   if (!tokens.empty()) {
     const std::string whole = tokens.front();
-    tokens.push_back(whole.substr(0, whole.rfind(':')));      // the check cut off
-    tokens.push_back(whole.substr(0, whole.size() / 2));      // cut in the middle
+    tokens.push_back(whole.substr(0, whole.rfind(':')));             // the check cut off
+    tokens.push_back(whole.substr(0, whole.size() / 2));             // cut in the middle
     tokens.push_back("v1" + whole.substr(2, whole.rfind(':') - 2));  // the old format
   }
   tokens.emplace_back("v2:1:0:100:1000000000000:0:0000000000000000");  // a huge bound

@@ -265,7 +265,8 @@ class alignas(64) Expander {
             return "after restore(world), world() returned a different world";
           }
           if (std::string restored = sys_->tuple(); restored != replayed) {
-            return tuple_mismatch(replayed, restored, "after replaying its path, then restore(world)");
+            return tuple_mismatch(replayed, restored,
+                                  "after replaying its path, then restore(world)");
           }
           return {};
         }
@@ -513,7 +514,7 @@ class alignas(64) Expander {
   const TupleKeys& keys_;
   const SampledTuples& sampled_;
   bool keep_tuples_ = false;  // the frontier world being expanded is tuple_sampled
-  FingerprintShard local_;  // successors this chunk has produced
+  FingerprintShard local_;    // successors this chunk has produced
   std::vector<Kind> enabled_;
   std::vector<Pending> pending_;  // the batched expansion's successors
   // Tuples (or keys) this worker has marked new: the first occurrence in
@@ -783,7 +784,9 @@ class Search {
       if (kept || it->second == s.tuple || tuple_mismatch_) continue;
       Trace t = parents_.path(frontier_.id(s.parent));
       t.push_back(s.kind);
-      tuple_mismatch_ = Violation{ViolationKind::nondeterminism, std::move(t), {},
+      tuple_mismatch_ = Violation{ViolationKind::nondeterminism,
+                                  std::move(t),
+                                  {},
                                   tuple_mismatch(it->second, s.tuple, "along another path")};
     }
     chunk.sampled.clear();
@@ -824,7 +827,7 @@ class Search {
   TupleKeys tuple_keys_;  // only for systems with tuple_key()
   SampledTuples sampled_tuples_;
   std::optional<Violation> tuple_mismatch_;  // found while keeping sampled tuples
-  Edges edges_;  // only with a graph
+  Edges edges_;                              // only with a graph
   Frontier<W> frontier_{restore_};
   std::size_t peak_bytes_ = 0;
   // One copy of the system per extra worker, each on its own cache lines.

@@ -58,8 +58,8 @@ struct Arena {
   std::vector<std::vector<command_of<S>>> branches;
   std::vector<History<command_of<S>, response_of<S>>> histories;  // one per branch
   std::vector<MaybeViolation> crashes;                            // one per branch
-  std::optional<response_of<S>> solo_response;  // a prefix call's response
-  MaybeViolation solo_verdict;                  // a prefix call's crash, or finish's verdict
+  std::optional<response_of<S>> solo_response;                    // a prefix call's response
+  MaybeViolation solo_verdict;  // a prefix call's crash, or finish's verdict
 };
 
 /// `now + span` on the steady clock, saturated at the clock's largest time
@@ -139,8 +139,8 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
   for (std::size_t b = 0; b < n; ++b) {
     tasks.emplace_back([arena, b] { run_branch(*arena, b); });
   }
-  const RaceEnd end = crew.race(std::move(tasks), deadline_after(std::chrono::steady_clock::now(),
-                                                                 config.deadline));
+  const RaceEnd end = crew.race(std::move(tasks),
+                                deadline_after(std::chrono::steady_clock::now(), config.deadline));
   for (std::size_t b = 0; b < n; ++b) {
     if (!end.finished[b]) out.unfinished.push_back(b);
   }
@@ -212,8 +212,9 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
     const bool returned = run_bounded(
         crew,
         [arena, cmd] {
-          statem::guarded("run", arena->solo_verdict,
-                          [&] { arena->solo_response.emplace(arena->spec->run(*arena->sut, cmd)); });
+          statem::guarded("run", arena->solo_verdict, [&] {
+            arena->solo_response.emplace(arena->spec->run(*arena->sut, cmd));
+          });
         },
         prefix_deadline);
     if (!returned) {  // never tear down under a running thread
