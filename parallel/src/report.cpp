@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include <merilo/core/text.hpp>  // every user text printed goes through printable
 #include <merilo/parallel/failure.hpp>
 
 namespace merilo::parallel::detail {
@@ -16,7 +17,7 @@ namespace {
 std::string joined(const std::vector<std::string>& items) {
   if (items.empty()) return "(empty)";
   std::string out;
-  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + core::printable(s);
   return out;
 }
 
@@ -35,11 +36,12 @@ std::string prefix_text(const FailureText& t) {
   std::string out = "prefix, call by call:\n";
   for (std::size_t k = 0; k < t.shrunk_prefix.size(); ++k) {
     if (k < t.prefix_responses.size()) {
-      out += fmt::format("  {:>3}. {} -> {}", k, t.shrunk_prefix[k], t.prefix_responses[k]);
+      out += fmt::format("  {:>3}. {} -> {}", k, core::printable(t.shrunk_prefix[k]),
+                         core::printable(t.prefix_responses[k]));
     } else if (k == core.prefix_step && core.evidence == Evidence::in_prefix) {
-      out += fmt::format("  {:>3}. {} -> (no response)", k, t.shrunk_prefix[k]);
+      out += fmt::format("  {:>3}. {} -> (no response)", k, core::printable(t.shrunk_prefix[k]));
     } else {
-      out += fmt::format("  {:>3}. {} (not run)", k, t.shrunk_prefix[k]);
+      out += fmt::format("  {:>3}. {} (not run)", k, core::printable(t.shrunk_prefix[k]));
     }
     if (core.evidence == Evidence::in_prefix && k == core.prefix_step) out += "   <-- failed here";
     out += '\n';
@@ -70,12 +72,13 @@ std::string timeline(const std::vector<std::vector<CallText>>& histories,
     for (const CallText& c : histories[b]) {
       std::string text;
       if (logical) {
-        text = fmt::format("[{:>3} .. {:>3}] {} -> {}", c.invoked_at, c.returned_at, c.command,
-                           c.response);
+        text = fmt::format("[{:>3} .. {:>3}] {} -> {}", c.invoked_at, c.returned_at,
+                           core::printable(c.command), core::printable(c.response));
       } else {
         const double start = static_cast<double>(c.invoked_at - origin) / 1000.0;
         const double end = static_cast<double>(c.returned_at - origin) / 1000.0;
-        text = fmt::format("[{:>9.1f} .. {:>9.1f}] {} -> {}", start, end, c.command, c.response);
+        text = fmt::format("[{:>9.1f} .. {:>9.1f}] {} -> {}", start, end,
+                           core::printable(c.command), core::printable(c.response));
       }
       width[b] = std::max(width[b], text.size());
       cells.push_back({b, c.invoked_at, std::move(text)});
@@ -218,10 +221,12 @@ std::string scheduling_text(const FailureCore& core) {
 
 std::string format_report(const FailureText& t) {
   const FailureCore& core = *t.core;
-  std::string out = fmt::format("merilo::parallel: run {} of seed {} failed: {}\n  {}\n\n",
-                                core.run, core.seed, core.violation.tag, core.violation.detail);
+  std::string out =
+      fmt::format("merilo::parallel: run {} of seed {} failed: {}\n  {}\n\n", core.run, core.seed,
+                  core::printable(core.violation.tag), core::printable(core.violation.detail));
   if (core.original_violation.detail != core.violation.detail) {
-    out += fmt::format("the original case failed with: {}\n\n", core.original_violation.detail);
+    out += fmt::format("the original case failed with: {}\n\n",
+                       core::printable(core.original_violation.detail));
   }
   out += "original case:\n" + case_text(t.original_prefix, t.original_branches);
   out += fmt::format("shrunk case ({} shrinks accepted, {}; {} executions of this run):\n",

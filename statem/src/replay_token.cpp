@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <merilo/core/hash.hpp>
+#include <merilo/core/text.hpp>  // the token as given, printable in messages
 #include <merilo/statem/statem.hpp>
 
 namespace merilo::statem::detail {
@@ -60,9 +61,9 @@ std::string format_token(const ReplayToken& token) {
 std::string parse_token(std::string_view text, std::size_t max_commands, ReplayToken& out) {
   const auto bad = [text](std::string_view why) {
     return fmt::format(
-        "merilo::statem: the replay token \"{}\" is malformed: {}; paste the whole token from "
+        "merilo::statem: the replay token {} is malformed: {}; paste the whole token from "
         "the report's last line",
-        text, why);
+        core::quoted(text), why);
   };
   const std::vector<std::string_view> parts = split(text, ':');
   if (!parts.empty() && parts[0] == "v1") {
@@ -80,10 +81,10 @@ std::string parse_token(std::string_view text, std::size_t max_commands, ReplayT
     return bad("the length bound is not a positive number");
   if (t.bound > max_commands) {
     return fmt::format(
-        "merilo::statem: the replay token \"{}\" names a list of up to {} commands, more than "
+        "merilo::statem: the replay token {} names a list of up to {} commands, more than "
         "this check's CheckConfig::max_commands ({}); replay it with the max_commands of the "
         "check that reported it",
-        text, t.bound, max_commands);
+        core::quoted(text), t.bound, max_commands);
   }
   if (parts[6].size() != 16 || !number(parts[6], t.check, 16))
     return bad("the check is not 16 hex digits (was the token cut short?)");
@@ -116,9 +117,9 @@ Environment environment() {
       env.seed = value;
     } else {
       env.error = fmt::format(
-          "merilo::statem: MERILO_STATEM_SEED=\"{}\" is not a seed (a decimal or 0x-hex 64-bit "
+          "merilo::statem: MERILO_STATEM_SEED={} is not a seed (a decimal or 0x-hex 64-bit "
           "number)",
-          seed);
+          core::quoted(seed));
     }
   }
   if (const char* replay = std::getenv("MERILO_STATEM_REPLAY"); replay != nullptr) {
@@ -129,9 +130,9 @@ Environment environment() {
 
 std::string token_mismatch(std::string_view token, std::string_view why) {
   return fmt::format(
-      "merilo::statem: the replay token \"{}\" does not fit this spec: {}; was it made by "
+      "merilo::statem: the replay token {} does not fit this spec: {}; was it made by "
       "another spec or an older version of this one?",
-      token, why);
+      core::quoted(token), why);
 }
 
 }  // namespace merilo::statem::detail

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <merilo/core/crash.hpp>
+#include <merilo/core/text.hpp>  // every user text printed goes through printable
 #include <merilo/statem/guard.hpp>
 #include <merilo/statem/statem.hpp>
 
@@ -60,7 +61,9 @@ void put(std::string& out, fmt::format_string<A...> format, A&&... args) {
   fmt::format_to(std::back_inserter(out), format, std::forward<A>(args)...);
 }
 
-std::string one_line(const Violation& v) { return fmt::format("[{}] {}", v.tag, v.detail); }
+std::string one_line(const Violation& v) {
+  return fmt::format("[{}] {}", core::printable(v.tag), core::printable(v.detail));
+}
 
 /// Lists longer than this are printed cut to their first and last
 /// `kKeptLines` lines (and the failing command).
@@ -88,7 +91,7 @@ void list(std::string& out, const std::vector<std::string>& cmds, FailureStage s
     }
     if (hidden > 0) put(out, "     {:>{}}  ... {} commands not shown ...\n", "", width, hidden);
     hidden = 0;
-    put(out, "  {} {:>{}}  {}\n", failing ? "->" : "  ", i, width, cmds[i]);
+    put(out, "  {} {:>{}}  {}\n", failing ? "->" : "  ", i, width, core::printable(cmds[i]));
   }
   if (hidden > 0) put(out, "     {:>{}}  ... {} commands not shown ...\n", "", width, hidden);
 }

@@ -7,8 +7,8 @@
 
 #include <array>
 #include <climits>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>

@@ -42,6 +42,44 @@ TEST(Search, ATupleKeyGivenToTwoTuplesIsAUsageErrorNamingBoth) {
   EXPECT_FALSE(r.ok());
 }
 
+// Counters whose tuple() also shows the last step taken, which is not in the
+// world: the world (1, 1) shows "... last=c1" or "... last=c0" by path.
+class LastStepCounters : public fixtures::Counters<2, 2> {
+ public:
+  ex::Status apply(ex::Kind k) {
+    last_ = k;
+    return fixtures::Counters<2, 2>::apply(k);
+  }
+  void reset() {
+    fixtures::Counters<2, 2>::reset();
+    last_ = 9;
+  }
+  [[nodiscard]] std::string tuple() const {
+    return fixtures::Counters<2, 2>::tuple() + " last=c" + std::to_string(last_);
+  }
+
+ private:
+  ex::Kind last_ = 9;
+};
+
+TEST(Search, ATupleThatDiffersForEqualWorldsIsReportedAsNondeterminism) {
+  for (const ex::Mode mode : {ex::Mode::replay, ex::Mode::restore}) {
+    for (unsigned threads : {1U, 2U}) {
+      LastStepCounters sys;
+      const ex::ExploreResult r =
+          ex::explore(sys, {.max_states = 1000, .mode = mode, .threads = threads, .quiet = true});
+      ASSERT_TRUE(r.error.empty()) << r.error;
+      EXPECT_EQ(r.violation.kind, ex::ViolationKind::nondeterminism) << r.summary();
+      EXPECT_NE(r.violation.detail.find("tuple() returned \"open open last=c0\" for a world it "
+                                        "showed as \"open open last=c1\" along another path"),
+                std::string::npos)
+          << r.violation.detail;
+      EXPECT_EQ(r.violation.trace, (ex::Trace{1, 0}));
+      EXPECT_FALSE(r.ok());
+    }
+  }
+}
+
 TEST(Search, TupleKeysGiveTheSameTuplesAndTracesAsStrings) {
   KeyedCounters keyed;
   fixtures::Counters<3, 3> plain;

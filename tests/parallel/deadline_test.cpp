@@ -140,8 +140,8 @@ TEST(ParallelDeadline, TheLargestDeadlineMeansNoDeadlineAndRacesStillFinish) {
   // now() + nanoseconds::max() overflowed (UBSan) and wrapped into the
   // past, so every race timed out at once.
   probe::Spec spec;
-  const auto r = parallel::check(spec, {.seed = 21, .test_count = 30,
-                                        .deadline = std::chrono::nanoseconds::max()});
+  const auto r = parallel::check(
+      spec, {.seed = 21, .test_count = 30, .deadline = std::chrono::nanoseconds::max()});
   EXPECT_TRUE(r.ok()) << (r.failure ? parallel::report(*r.failure) : r.error);
   EXPECT_EQ(r.runs, 30U);
 }

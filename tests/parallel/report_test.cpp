@@ -1,7 +1,8 @@
 // report_test.cpp — the report's layout: the race as aligned columns in
 // order of invocation with instants from the first call, the evidence, and
-// the reproduce lines at the end.
+// the reproduce lines at the end; and no user text reaches the terminal raw.
 #include <cstddef>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <merilo/parallel/failure.hpp>
+#include <merilo/parallel/parallel.hpp>
 
 namespace {
 
@@ -92,3 +94,73 @@ TEST(ParallelReport, APrefixFailurePointsAtItsStepAndATimeoutSaysTheSystemWasLef
 }
 
 }  // namespace
+
+namespace hostile {
+
+/// Text that would drive a terminal: a window title (OSC), BEL, a clear
+/// screen, CR, NUL, and a newline that forges a line of its own.
+const std::string kPayload = std::string("x\x1b]0;pwned\a\x1b[2J\r") + '\0' + "\nforged line";
+
+struct Word {
+  int n = 0;
+  friend bool operator==(const Word&, const Word&) = default;
+};
+inline std::string merilo_describe(const Word& w) { return std::to_string(w.n) + kPayload; }
+
+/// A counter whose every response is off by one, described with the payload.
+struct Spec {
+  using model_type = int;
+  using command_type = Word;
+  using response_type = Word;
+  using sut_type = int;
+  int initial() const { return 0; }
+  merilo::statem::Gen<Word> command(const int&) const { return merilo::statem::just(Word{1}); }
+  merilo::statem::Admission precondition(const int&, const Word&) const {
+    return merilo::statem::Admission::admit;
+  }
+  int next_model(const int& m, const Word&) const { return m + 1; }
+  int new_sut() const { return 0; }
+  Word run(int&, const Word&) const { return Word{-1}; }
+  merilo::statem::MaybeViolation postcondition(const int&, const Word&, const Word&) const {
+    return merilo::statem::Violation{"tag" + kPayload, "detail" + kPayload};
+  }
+  merilo::statem::MaybeViolation finish(int&) const { return std::nullopt; }
+  void teardown(int&) const {}
+};
+
+/// Whether `text` holds a byte a terminal acts on, other than the report's
+/// own line breaks, or a line that the payload forged.
+std::string unsafe(const std::string& text) {
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    if ((b < 0x20 && c != '\n') || b == 0x7f) return "a control byte " + std::to_string(b);
+  }
+  for (const std::string& line : lines_of(text)) {
+    if (line.rfind("forged", 0) == 0) return "a forged line";
+  }
+  return {};
+}
+
+}  // namespace hostile
+
+TEST(ParallelReport, ControlCharactersInEveryUserTextAreEscaped) {
+  // A failure laid out by hand: every field a user's text reaches.
+  parallel::Failure<hostile::Word, hostile::Word> f;
+  f.violation = {"tag" + hostile::kPayload, "detail" + hostile::kPayload};
+  f.original_violation = {"tag" + hostile::kPayload, "original" + hostile::kPayload};
+  f.evidence = parallel::Evidence::raced;
+  f.original = {.prefix = {{1}}, .branches = {{{2}}, {{3}}}};
+  f.shrunk = f.original;
+  f.prefix_responses = {{4}};
+  f.histories = {{{{2}, {5}, 1'000, 2'000}}, {{{3}, {6}, 1'500, 2'500}}};
+  const std::string text = parallel::report(f);
+  EXPECT_EQ(hostile::unsafe(text), "") << text;
+  EXPECT_NE(text.find("\\x1b]0;pwned\\x07"), std::string::npos) << text;
+
+  // And a real check, whose checker explanation quotes the calls.
+  const auto r = parallel::check(hostile::Spec{}, {.seed = 1, .max_prefix = 0, .max_shrinks = 4});
+  ASSERT_TRUE(r.failure.has_value()) << r.error;
+  const std::string checked = parallel::report(*r.failure);
+  EXPECT_EQ(hostile::unsafe(checked), "") << checked;
+  for (const auto& s : r.failure->stuck) EXPECT_EQ(hostile::unsafe(s.reason), "") << s.reason;
+}

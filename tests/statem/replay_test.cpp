@@ -83,9 +83,9 @@ TEST(StatemReplayToken, AMalformedOrForeignTokenIsAUsageError) {
   EXPECT_FALSE(bad.failure);
   EXPECT_NE(bad.error.find("is malformed: the seed is not a hex number"), std::string::npos)
       << bad.error;
-  EXPECT_NE(st::check(sys::counter::Spec{}, {.replay = "v3:1:0:1:1:0" + check}).error.find(
-                "malformed"),
-            std::string::npos);
+  EXPECT_NE(
+      st::check(sys::counter::Spec{}, {.replay = "v3:1:0:1:1:0" + check}).error.find("malformed"),
+      std::string::npos);
   // Index 1 of a list of at most 2 commands that drew fewer.
   auto foreign = st::check(sys::counter::Spec{}, {.seed = 1, .replay = "v2:1:0:0:1:0.90" + check});
   EXPECT_NE(foreign.error.find("does not fit this spec: a child index is past the end"),
@@ -138,8 +138,8 @@ TEST(StatemReplayToken, ATokenWhoseItemsWereEditedDoesNotRebuildItsListAndIsRefu
 TEST(StatemReplayToken, ABoundAboveMaxCommandsIsRefusedBeforeAnythingIsDrawn) {
   // A bound of 10^12 commands would be drawn (and allocated) before any
   // item is looked at.
-  auto huge = st::check(sys::counter::Spec{},
-                        {.replay = "v2:1:0:100:1000000000000:0:0000000000000000"});
+  auto huge =
+      st::check(sys::counter::Spec{}, {.replay = "v2:1:0:100:1000000000000:0:0000000000000000"});
   EXPECT_FALSE(huge.failure);
   EXPECT_NE(huge.error.find("more than this check's CheckConfig::max_commands (100)"),
             std::string::npos)

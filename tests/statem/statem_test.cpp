@@ -378,6 +378,53 @@ TEST(StatemReport, SaysSeedRunListsStepViolationStatsAndHowToReproduce) {
       << text;
 }
 
+namespace hostile {
+
+/// Text that would drive a terminal: a window title (OSC), BEL, a clear
+/// screen, CR, NUL, and a newline that forges a line of its own.
+const std::string kPayload = std::string("x\x1b]0;pwned\a\x1b[2J\r") + '\0' + "\nforged line";
+
+struct Word {
+  int n = 0;
+};
+std::string merilo_describe(const Word& w) { return std::to_string(w.n) + kPayload; }
+
+/// Every command fails, with the payload in its description, tag and detail.
+struct Spec {
+  using model_type = int;
+  using command_type = Word;
+  using sut_type = int;
+  int initial() const { return 0; }
+  st::Gen<Word> command(const int&) const { return st::just(Word{1}); }
+  st::Admission precondition(const int&, const Word&) const { return st::Admission::admit; }
+  int next_model(int m, const Word&) const { return m + 1; }
+  int new_sut() const { return 0; }
+  st::MaybeViolation execute(int&, const int&, const Word&) const {
+    return st::fail("tag" + kPayload, "detail" + kPayload);
+  }
+  st::MaybeViolation finish(int&, const int&) const { return st::ok(); }
+  void teardown(int&) const {}
+};
+
+}  // namespace hostile
+
+TEST(StatemReport, ControlCharactersInCommandsTagsAndDetailsAreEscaped) {
+  auto r = st::check(hostile::Spec{}, {.seed = 1});
+  ASSERT_TRUE(r.failure) << r.error;
+  const std::string text = st::report(*r.failure);
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    EXPECT_FALSE((b < 0x20 && c != '\n') || b == 0x7f) << "byte " << int{b} << " in\n" << text;
+  }
+  EXPECT_EQ(text.find("\nforged"), std::string::npos) << text;
+  EXPECT_NE(text.find("1x\\x1b]0;pwned\\x07\\x1b[2J\\r\\x00\\nforged line"), std::string::npos)
+      << text;
+  // A token with control characters is quoted safely in the usage error.
+  auto bad = st::check(hostile::Spec{}, {.replay = "v2\x1b[2J"});
+  EXPECT_NE(bad.error.find("\\x1b[2J"), std::string::npos) << bad.error;
+  EXPECT_EQ(bad.error.find('\x1b'), std::string::npos);
+}
+
 // ---- crashes -------------------------------------------------------------------------
 
 TEST(StatemCrash, AnExceptionFromExecuteIsACrashViolationThatShrinks) {

@@ -1,6 +1,6 @@
 // statem_token_fuzz.cpp — fuzzes statem's replay tokens: the bytes are a
-// token, replayed through `statem::check` (`CheckConfig::replay`) on a stack
-// with a bug that every run of seed 1 finds. For every byte string:
+// token, replayed through `statem::check` (`CheckConfig::replay`) on a
+// register with a bug that seed 1 finds. For every byte string:
 //
 //   * the check returns (no crash, no sanitizer report, no hang) and draws
 //     nothing past `max_commands`: the commands it ran are at most the
@@ -33,60 +33,47 @@ namespace st = merilo::statem;
 
 constexpr std::size_t kMaxCommands = 40;
 
-/// A stack that drops its third push: run 0 of seed 1 finds it.
-struct Stack {
-  std::vector<int> items;
-  void push(int v) {
-    if (items.size() != 2) items.push_back(v);
-  }
-  int pop() {
-    const int v = items.empty() ? -1 : items.back();
-    if (!items.empty()) items.pop_back();
-    return v;
+/// A register that loses an `add` once it holds 10 or more: run 0 of seed
+/// 1 already finds it.
+struct Register {
+  int value = 0;
+  void add(int n) {
+    if (value < 10) value += n;
   }
 };
 
+/// `add(n)` or `read`.
 struct Cmd {
-  bool push;
-  int value;
+  bool add;
+  int n;
 };
 std::string merilo_describe(const Cmd& c) {
-  return c.push ? fmt::format("push({})", c.value) : std::string("pop");
+  return c.add ? fmt::format("add({})", c.n) : std::string("read");
 }
 
-struct StackSpec {
-  using model_type = std::vector<int>;
+struct RegisterSpec {
+  using model_type = int;  // the sum of the adds
   using command_type = Cmd;
-  using sut_type = Stack;
+  using sut_type = Register;
 
-  model_type initial() const { return {}; }
-  st::Gen<Cmd> command(const model_type&) const {
+  int initial() const { return 0; }
+  st::Gen<Cmd> command(const int&) const {
     return st::one_of<Cmd>(
-        {st::map(st::integer(0, 9), [](int v) { return Cmd{true, v}; }), st::just(Cmd{false, 0})});
+        {st::map(st::integer(1, 6), [](int n) { return Cmd{true, n}; }), st::just(Cmd{false, 0})});
   }
-  st::Admission precondition(const model_type& m, const Cmd& c) const {
-    return c.push || !m.empty() ? st::Admission::admit : st::Admission::reject;
-  }
-  model_type next_model(model_type m, const Cmd& c) const {
-    if (c.push) {
-      m.push_back(c.value);
-    } else {
-      m.pop_back();
-    }
-    return m;
-  }
-  Stack new_sut() const { return Stack{}; }
-  st::MaybeViolation execute(Stack& s, const model_type& before, const Cmd& c) const {
-    if (c.push) {
-      s.push(c.value);
+  st::Admission precondition(const int&, const Cmd&) const { return st::Admission::admit; }
+  int next_model(int m, const Cmd& c) const { return c.add ? m + c.n : m; }
+  Register new_sut() const { return Register{}; }
+  st::MaybeViolation execute(Register& r, const int& before, const Cmd& c) const {
+    if (c.add) {
+      r.add(c.n);
       return st::ok();
     }
-    const int got = s.pop();
-    if (got == before.back()) return st::ok();
-    return st::fail("stack.pop", fmt::format("pop gave {}, the model says {}", got, before.back()));
+    if (r.value == before) return st::ok();
+    return st::fail("register.read", fmt::format("read {}, the model says {}", r.value, before));
   }
-  st::MaybeViolation finish(Stack&, const model_type&) const { return st::ok(); }
-  void teardown(Stack&) const {}
+  st::MaybeViolation finish(Register&, const int&) const { return st::ok(); }
+  void teardown(Register&) const {}
 };
 
 [[noreturn]] void fail(const char* what, std::string_view token) {
@@ -99,13 +86,13 @@ struct StackSpec {
 std::vector<std::vector<std::uint8_t>> seed_tokens() {
   std::vector<std::string> tokens;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const auto r = st::check(StackSpec{}, {.seed = seed, .max_commands = kMaxCommands});
+    const auto r = st::check(RegisterSpec{}, {.seed = seed, .max_commands = kMaxCommands});
     if (r.failure) tokens.push_back(r.failure->replay_token);
   }
   if (!tokens.empty()) {
     const std::string whole = tokens.front();
-    tokens.push_back(whole.substr(0, whole.rfind(':')));      // the check cut off
-    tokens.push_back(whole.substr(0, whole.size() / 2));      // cut in the middle
+    tokens.push_back(whole.substr(0, whole.rfind(':')));             // the check cut off
+    tokens.push_back(whole.substr(0, whole.size() / 2));             // cut in the middle
     tokens.push_back("v1" + whole.substr(2, whole.rfind(':') - 2));  // the old format
   }
   tokens.emplace_back("v2:1:0:100:1000000000000:0:0000000000000000");  // a huge bound
@@ -141,7 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
 
-  const auto r = st::check(StackSpec{}, {.max_commands = kMaxCommands, .replay = token});
+  const auto r = st::check(RegisterSpec{}, {.max_commands = kMaxCommands, .replay = token});
   if (r.error.empty() != parse_error.empty() && r.error.empty()) {
     fail("check accepted a token the parser refused", token);
   }

@@ -52,9 +52,9 @@
 // system is left alive (no `teardown`, no destructor) until the stuck call
 // returns, if it ever does. The check itself returns and the test process
 // carries on. (The other callbacks, which see only models and generators,
-// plus `new_sut` and `teardown`, run on the checking thread unbounded.) The spec is copied (or moved) once per
-// check into storage the threads share, so the stuck call's spec outlives
-// `check` too.
+// plus `new_sut` and `teardown`, run on the checking thread unbounded.)
+// The spec is copied (or moved) once per check into storage the threads
+// share, so the stuck call's spec outlives `check` too.
 //
 // NOTE: exceptions escaping any callback become `statem.crash` violations
 // naming the callback (in `teardown` they are dropped; in `shrink_stop` they

@@ -79,6 +79,41 @@ class Log {
 
 /// The first (and so shortest) state id reached for each tuple.
 using TupleIds = std::unordered_map<std::string, std::uint32_t>;
+
+/// Hashes a fingerprint for an unordered map (it is a hash already).
+struct FingerprintHash {
+  std::size_t operator()(const Fingerprint& fp) const noexcept {
+    return static_cast<std::size_t>(fp.lo ^ fp.hi);
+  }
+};
+/// The tuples of the successors of sampled worlds (`tuple_sampled`), by
+/// fingerprint: a world reached again along another path must show the
+/// same tuple.
+using SampledTuples = std::unordered_map<Fingerprint, std::string, FingerprintHash>;
+
+/// The tuple of a successor of a sampled frontier world (`parent` is its
+/// position in the frontier, `kind` the step taken).
+struct SampledTuple {
+  Fingerprint fp;
+  std::uint32_t parent = 0;
+  std::uint32_t kind = 0;
+  std::string tuple;
+};
+
+/// Whether the successors of state `id` have their tuples kept in
+/// `SampledTuples`: the first `kAlwaysReplayed` states, then one in 64, in
+/// every mode (so the table stays small even when replay mode replays
+/// every world).
+[[nodiscard]] constexpr bool tuple_sampled(std::uint32_t id) noexcept {
+  return id < kAlwaysReplayed || id % 64 == 0;
+}
+
+/// The violation detail of a tuple that differs for one world.
+inline std::string tuple_mismatch(const std::string& before, const std::string& now,
+                                  const char* how) {
+  return "tuple() returned \"" + now + "\" for a world it showed as \"" + before + "\" " + how +
+         " (same world, same fingerprint): tuple() must depend on world() only";
+}
 /// For systems with `tuple_key()`: the tuple of each key seen.
 using TupleKeys = std::unordered_map<std::uint64_t, std::string>;
 
@@ -136,6 +171,7 @@ struct alignas(64) ChunkResult {
   std::optional<FrontierProblem> problem;  // the chunk's first frontier problem
   std::optional<StepFailure> failure;      // the chunk's first failed step
   std::string usage_error;                 // tuple_key() broke its contract
+  std::vector<SampledTuple> sampled;       // successors of tuple_sampled worlds
   std::uint64_t steps = 0;
 
   CandidateExtra& extra_of(Candidate& c) {
@@ -158,7 +194,8 @@ class alignas(64) Expander {
   using W = world_t<S>;
 
   Expander(S& sys, bool restore, std::size_t sample, const FingerprintTable& visited,
-           const ParentLinks& parents, const TupleIds& tuples, const TupleKeys& keys, bool graph)
+           const ParentLinks& parents, const TupleIds& tuples, const TupleKeys& keys,
+           const SampledTuples& sampled, bool graph)
       : sys_(&sys),
         stepper_(sys),
         graph_(graph),
@@ -167,7 +204,8 @@ class alignas(64) Expander {
         visited_(visited),
         parents_(parents),
         tuples_(tuples),
-        keys_(keys) {}
+        keys_(keys),
+        sampled_(sampled) {}
 
   /// Expands frontier[first, last) into `out`.
   void expand(const Frontier<W>& frontier, std::size_t first, std::size_t last,
@@ -221,9 +259,14 @@ class alignas(64) Expander {
           const Fingerprint fp = fingerprint(stored);
           std::string why = replay_to(path, fp, steps);
           if (!why.empty()) return why;
+          const std::string replayed = sys_->tuple();
           sys_->restore(stored);
           if (!(fingerprint(sys_->world()) == fp)) {
             return "after restore(world), world() returned a different world";
+          }
+          if (std::string restored = sys_->tuple(); restored != replayed) {
+            return tuple_mismatch(replayed, restored,
+                                  "after replaying its path, then restore(world)");
           }
           return {};
         }
@@ -265,6 +308,7 @@ class alignas(64) Expander {
         return false;
       }
       if (sampled) check_key(out);
+      keep_tuples_ = tuple_sampled(id);
       const std::size_t kinds = sys_->kinds();
       for (Kind k = 0; k < kinds; ++k) {
         if (sys_->enabled(k)) enabled_.push_back(k);
@@ -301,6 +345,7 @@ class alignas(64) Expander {
         }
         if (graph_) label_ = sys_->describe(c.kind);
         const Step taken = step(c, out);
+        if (taken != Step::failed) keep_tuple(c.fp, c.parent, c.kind, out);
         if (graph_ && taken != Step::failed) {
           out.edges.insert(TupleGraph::Edge{from_, label_, std::string(sys_->tuple())});
         }
@@ -350,6 +395,7 @@ class alignas(64) Expander {
         const StepEnd end = stepper_.take(kind, nullptr, broke_, [&] {
           const W& w = sys_->world();
           pending_.push_back(Pending{fingerprint(w), index, kind, w});
+          keep_tuple(pending_.back().fp, index, kind, out);
           return false;
         });
         if (end == StepEnd::broke && !failure) {
@@ -397,6 +443,13 @@ class alignas(64) Expander {
   }
 
   enum class Step : std::uint8_t { fresh, seen, failed };
+
+  // Keeps the tuple of the successor the system is in (`c`), when the
+  // frontier world it came from is tuple_sampled.
+  void keep_tuple(const Fingerprint& fp, std::uint32_t parent, std::uint32_t kind,
+                  ChunkResult<W>& out) {
+    if (keep_tuples_) out.sampled.push_back(SampledTuple{fp, parent, kind, sys_->tuple()});
+  }
 
   void fail(const Candidate& c, ViolationKind problem, std::string detail, ChunkResult<W>& out) {
     if (out.failure) return;
@@ -459,7 +512,9 @@ class alignas(64) Expander {
   const ParentLinks& parents_;
   const TupleIds& tuples_;
   const TupleKeys& keys_;
-  FingerprintShard local_;  // successors this chunk has produced
+  const SampledTuples& sampled_;
+  bool keep_tuples_ = false;  // the frontier world being expanded is tuple_sampled
+  FingerprintShard local_;    // successors this chunk has produced
   std::vector<Kind> enabled_;
   std::vector<Pending> pending_;  // the batched expansion's successors
   // Tuples (or keys) this worker has marked new: the first occurrence in
@@ -532,6 +587,7 @@ class Search {
       parents_.add_root();
       result_.states = 1;
       std::string tuple = sys_.tuple();
+      sampled_tuples_.emplace(fp, tuple);
       if constexpr (TupleKeyed<S>) tuple_keys_.emplace(sys_.tuple_key(), tuple);
       tuple_ids_.emplace(std::move(tuple), 0);
       if (initial.found()) {
@@ -551,19 +607,25 @@ class Search {
     const std::size_t sample = restore_ ? options_.determinism_sample : 1;
     const bool graph = options_.graph != nullptr;
     expanders_.emplace_back(sys_, restore_, sample, visited_, parents_, tuple_ids_, tuple_keys_,
-                            graph);
+                            sampled_tuples_, graph);
     if constexpr (std::is_copy_constructible_v<S>) {
       copies_.reserve(options_.threads);
       for (unsigned t = 1; t < options_.threads; ++t) {
         copies_.push_back(Copy{sys_});
         expanders_.emplace_back(copies_.back().sys, restore_, sample, visited_, parents_,
-                                tuple_ids_, tuple_keys_, graph);
+                                tuple_ids_, tuple_keys_, sampled_tuples_, graph);
       }
     }
   }
 
+  // A kept tuple's bytes, roughly: the node, its fingerprint and a short
+  // string (longer tuples allocate more, uncounted).
+  static constexpr std::size_t kSampledTupleBytes =
+      sizeof(void*) * 2 + sizeof(Fingerprint) + sizeof(std::string);
+
   [[nodiscard]] std::size_t stored_bytes() const noexcept {
-    return visited_.memory_bytes() + parents_.memory_bytes() + frontier_.memory_bytes();
+    return visited_.memory_bytes() + parents_.memory_bytes() + frontier_.memory_bytes() +
+           sampled_tuples_.size() * kSampledTupleBytes;
   }
 
   // Expands the frontier at depth `level`, one slice (a frontier block) at
@@ -588,6 +650,11 @@ class Search {
         }
       }
       if (ended) continue;
+      if (tuple_mismatch_) {  // after the frontier's problems, whose traces are shorter
+        result_.violation = std::move(*tuple_mismatch_);
+        result_.depth = level;
+        return false;
+      }
       mark_fresh(out);
       peak_bytes_ = std::max(peak_bytes_, stored_bytes() + next.memory_bytes() + bytes_of(out));
       ended = !assign_ids(out, level, next);
@@ -638,6 +705,7 @@ class Search {
       result_.steps += c.steps;
       edges_.merge(c.edges);
       if (!c.usage_error.empty() && result_.error.empty()) result_.error = c.usage_error;
+      keep_tuples(c);
     }
     return out;
   }
@@ -708,6 +776,22 @@ class Search {
     tuple_ids_.try_emplace(std::move(x.tuple), id);
   }
 
+  // Keeps a chunk's sampled tuples, in chunk order; the first world that
+  // shows another tuple than the one kept for it becomes `tuple_mismatch_`.
+  void keep_tuples(ChunkResult<W>& chunk) {
+    for (SampledTuple& s : chunk.sampled) {
+      const auto [it, kept] = sampled_tuples_.try_emplace(s.fp, s.tuple);
+      if (kept || it->second == s.tuple || tuple_mismatch_) continue;
+      Trace t = parents_.path(frontier_.id(s.parent));
+      t.push_back(s.kind);
+      tuple_mismatch_ = Violation{ViolationKind::nondeterminism,
+                                  std::move(t),
+                                  {},
+                                  tuple_mismatch(it->second, s.tuple, "along another path")};
+    }
+    chunk.sampled.clear();
+  }
+
   void set_violation(ViolationKind kind, Trace trace, std::string invariant, std::string detail) {
     result_.violation = Violation{kind, std::move(trace), std::move(invariant), std::move(detail)};
   }
@@ -741,7 +825,9 @@ class Search {
   ParentLinks parents_;
   TupleIds tuple_ids_;
   TupleKeys tuple_keys_;  // only for systems with tuple_key()
-  Edges edges_;           // only with a graph
+  SampledTuples sampled_tuples_;
+  std::optional<Violation> tuple_mismatch_;  // found while keeping sampled tuples
+  Edges edges_;                              // only with a graph
   Frontier<W> frontier_{restore_};
   std::size_t peak_bytes_ = 0;
   // One copy of the system per extra worker, each on its own cache lines.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <merilo/core/describe.hpp>
+#include <merilo/core/text.hpp>  // user text in the explanation, made printable
 #include <merilo/linearize/check.hpp>
 #include <merilo/linearize/format.hpp>
 #include <merilo/parallel/detail/steps.hpp>
@@ -96,10 +97,11 @@ Judgement judge(
   }
   const auto describe_call = [&](linearize::CallRef c) {
     const Call<Cmd, Resp>& call = histories[c.history][c.index];
-    return core::describe(call.command) + " -> " + core::describe(call.response);
+    return core::printable(core::describe(call.command)) + " -> " +
+           core::printable(core::describe(call.response));
   };
   const auto describe_violation = [](const statem::Violation& v) {
-    return v.tag + ": " + v.detail;
+    return core::printable(v.tag) + ": " + core::printable(v.detail);
   };
   j.explanation = linearize::explain(result, total, describe_call, describe_violation);
   j.placed = result.explanation.prefix;

@@ -138,8 +138,9 @@ RunOutcome<command_t<S>> replay_token(S& spec, const CheckConfig& config, std::s
   if (list_check(described(f.shrunk)) != token.check) {
     out.failure.reset();
     out.error = token_mismatch(
-        text, "the list it rebuilds is not the one it was made from (its check differs; a cut or "
-              "edited token, or a spec whose commands changed)");
+        text,
+        "the list it rebuilds is not the one it was made from (its check differs; a cut or "
+        "edited token, or a spec whose commands changed)");
     return out;
   }
   out.commands = f.shrunk.size();
