@@ -1,11 +1,13 @@
 // controlled_systems.hpp — small systems written against merilo::sync, each
 // with a spec, for the controlled scheduler's tests: a counter (lost
-// update), two locks (lock-order deadlock), a rendezvous (a wait that
-// spins, yields or blocks on a condition variable), a seqlock (a torn read
+// update), two locks (lock-order deadlock), a set (double insert), a
+// capacity-2 queue (over capacity), a rendezvous (a wait that spins, yields
+// or blocks on a condition variable), a seqlock (a torn read
 // two preemptions deep) and a system whose schedule depends on a global.
 #ifndef MERILO_TESTS_PARALLEL_CONTROLLED_SYSTEMS_HPP
 #define MERILO_TESTS_PARALLEL_CONTROLLED_SYSTEMS_HPP
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -13,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <merilo/parallel/spec.hpp>
 #include <merilo/parallel/sync.hpp>
@@ -281,6 +284,153 @@ struct PermitSpec {
   MaybeViolation postcondition(const Value& m, Take, std::int64_t got) const {
     if (got == (m.v < 2 ? 1 : 0)) return std::nullopt;
     return st::Violation{"permits.take", "got " + std::to_string(got)};
+  }
+  MaybeViolation finish(sut_type&) const { return std::nullopt; }
+  void teardown(sut_type&) const {}
+};
+
+/// A set of small numbers: `insert` returns whether the number was new. The
+/// racy one checks membership and appends in two lock sections, so two
+/// inserts of one number can both say "new" (a double insert).
+struct SetCmd {
+  bool insert = true;  // or contains
+  std::uint8_t value = 0;
+  friend bool operator==(const SetCmd&, const SetCmd&) = default;
+};
+inline std::string merilo_describe(const SetCmd& c) {
+  return std::string(c.insert ? "insert " : "contains ") + std::to_string(c.value);
+}
+struct Bits {
+  std::uint8_t members = 0;
+  friend bool operator==(const Bits&, const Bits&) = default;
+};
+struct SmallSet {
+  bool racy = false;
+  sync::mutex mu;
+  std::vector<std::uint8_t> items;  // guarded by mu
+  bool has(std::uint8_t v) const { return std::find(items.begin(), items.end(), v) != items.end(); }
+  bool insert(std::uint8_t v) {
+    if (!racy) {
+      std::lock_guard lock(mu);
+      if (has(v)) return false;
+      items.push_back(v);
+      return true;
+    }
+    bool found = false;
+    {
+      std::lock_guard lock(mu);
+      found = has(v);
+    }
+    if (found) return false;
+    std::lock_guard lock(mu);
+    items.push_back(v);
+    return true;
+  }
+  bool contains(std::uint8_t v) {
+    std::lock_guard lock(mu);
+    return has(v);
+  }
+};
+struct SetSpec {
+  using model_type = Bits;
+  using command_type = SetCmd;
+  using response_type = bool;
+  using sut_type = std::unique_ptr<SmallSet>;
+  bool racy = false;
+
+  Bits initial() const { return {}; }
+  st::Gen<SetCmd> command(const Bits&) const {
+    return st::construct<SetCmd>(st::element_of<bool>({true, true, false}),
+                                 st::integer<std::uint8_t>(0, 1));
+  }
+  st::Admission precondition(const Bits&, const SetCmd&) const { return st::Admission::admit; }
+  Bits next_model(const Bits& m, const SetCmd& c) const {
+    return c.insert ? Bits{static_cast<std::uint8_t>(m.members | (1U << c.value))} : m;
+  }
+  sut_type new_sut() const {
+    auto s = std::make_unique<SmallSet>();
+    s->racy = racy;
+    return s;
+  }
+  bool run(sut_type& s, const SetCmd& c) const {
+    return c.insert ? s->insert(c.value) : s->contains(c.value);
+  }
+  MaybeViolation postcondition(const Bits& m, const SetCmd& c, bool got) const {
+    const bool member = ((m.members >> c.value) & 1U) != 0;
+    const bool want = c.insert ? !member : member;
+    if (got == want) return std::nullopt;
+    return st::Violation{"set.answer", merilo_describe(c) + " answered " + (got ? "true" : "false")};
+  }
+  MaybeViolation finish(sut_type&) const { return std::nullopt; }
+  void teardown(sut_type&) const {}
+};
+
+/// A queue of capacity 2: `push` refuses when full. The racy push checks an
+/// atomic size, stores the item and then bumps the size, so two pushes that
+/// both pass the check put a third item in (over capacity).
+enum class QOp : std::uint8_t { push, pop };
+[[nodiscard]] constexpr std::string_view name(QOp op) noexcept {
+  return op == QOp::push ? "push" : "pop";
+}
+struct Fill {
+  std::int64_t size = 0;
+  friend bool operator==(const Fill&, const Fill&) = default;
+};
+struct PairQueue {
+  static constexpr int kCapacity = 2;
+  bool racy = false;
+  sync::atomic<int> size{0};
+  sync::mutex mu;
+  std::int64_t held = 0;  // guarded by mu: items in the queue (their values do not matter here)
+  std::int64_t push() {
+    if (!racy) {
+      std::lock_guard lock(mu);
+      if (held >= kCapacity) return 0;
+      ++held;
+      size.fetch_add(1);
+      return 1;
+    }
+    if (size.load() >= kCapacity) return 0;
+    {
+      std::lock_guard lock(mu);
+      ++held;
+    }
+    size.fetch_add(1);
+    return 1;
+  }
+  std::int64_t pop() {
+    std::lock_guard lock(mu);
+    if (held == 0) return 0;
+    --held;
+    size.fetch_sub(1);
+    return 1;
+  }
+};
+struct QueueSpec {
+  using model_type = Fill;
+  using command_type = QOp;
+  using response_type = std::int64_t;
+  using sut_type = std::unique_ptr<PairQueue>;
+  bool racy = false;
+
+  Fill initial() const { return {}; }
+  st::Gen<QOp> command(const Fill&) const { return st::element_of<QOp>({QOp::push, QOp::push, QOp::pop}); }
+  st::Admission precondition(const Fill&, QOp) const { return st::Admission::admit; }
+  Fill next_model(const Fill& m, QOp op) const {
+    if (op == QOp::push) return m.size < PairQueue::kCapacity ? Fill{m.size + 1} : m;
+    return m.size > 0 ? Fill{m.size - 1} : m;
+  }
+  sut_type new_sut() const {
+    auto q = std::make_unique<PairQueue>();
+    q->racy = racy;
+    return q;
+  }
+  std::int64_t run(sut_type& q, QOp op) const { return op == QOp::push ? q->push() : q->pop(); }
+  MaybeViolation postcondition(const Fill& m, QOp op, std::int64_t got) const {
+    const std::int64_t want = op == QOp::push ? (m.size < PairQueue::kCapacity ? 1 : 0)
+                                              : (m.size > 0 ? 1 : 0);
+    if (got == want) return std::nullopt;
+    return st::Violation{"queue.answer", std::string(name(op)) + " answered " + std::to_string(got)};
   }
   MaybeViolation finish(sut_type&) const { return std::nullopt; }
   void teardown(sut_type&) const {}

@@ -225,6 +225,30 @@ TEST(Controlled, ThreeTakersOfTwoPermitsAreFoundWithOnePreemption) {
   EXPECT_EQ(f.scheduling.rounds_done, 1U) << parallel::report(f);
 }
 
+TEST(Controlled, ADoubleInsertIsFoundAndShrunkToTwoInsertsOfOneValue) {
+  const auto r = parallel::check(controlled::SetSpec{.racy = true}, {.seed = 1});
+  ASSERT_TRUE(r.failure.has_value());
+  const auto& f = *r.failure;
+  EXPECT_EQ(f.violation.tag, parallel::kNotLinearizableTag) << parallel::report(f);
+  ASSERT_EQ(f.shrunk.branches.size(), 2U) << parallel::report(f);
+  EXPECT_TRUE(f.shrunk.prefix.empty()) << parallel::report(f);
+  EXPECT_EQ(f.shrunk.branches[0].size() + f.shrunk.branches[1].size(), 2U) << parallel::report(f);
+  EXPECT_EQ(f.shrunk.branches[0][0], f.shrunk.branches[1][0]) << parallel::report(f);
+  EXPECT_TRUE(parallel::check(controlled::SetSpec{.racy = false}, {.seed = 1, .test_count = 20}).ok());
+}
+
+TEST(Controlled, AQueueOverCapacityIsFoundWithThreeCalls) {
+  const auto r = parallel::check(controlled::QueueSpec{.racy = true}, {.seed = 1});
+  ASSERT_TRUE(r.failure.has_value());
+  const auto& f = *r.failure;
+  EXPECT_EQ(f.violation.tag, parallel::kNotLinearizableTag) << parallel::report(f);
+  std::size_t calls = f.shrunk.prefix.size();
+  for (const auto& b : f.shrunk.branches) calls += b.size();
+  EXPECT_EQ(calls, 3U) << parallel::report(f);  // one push to fill a slot, two racing for the last
+  EXPECT_TRUE(
+      parallel::check(controlled::QueueSpec{.racy = false}, {.seed = 1, .test_count = 20}).ok());
+}
+
 TEST(Controlled, PctAndRandomSchedulersFindTheLostUpdate) {
   for (auto s : {parallel::Scheduler::pct, parallel::Scheduler::random}) {
     const auto r = parallel::check(controlled::CounterSpec{.racy = true},
