@@ -160,17 +160,16 @@ inline statem::Violation timeout_violation(const std::string& what, const CheckC
           " ms; the thread was abandoned and the system left alive (not torn down)"};
 }
 
-/// Stress mode's random wait before a call is below this many spins.
-inline constexpr std::uint64_t kMaxJitterSpins = 512;
+/// Stress mode's random wait before a call is below this many loop turns
+/// (about a cycle each: up to a few tens of nanoseconds, the width of the
+/// windows it aims at; a longer wait would spread the calls apart).
+inline constexpr std::uint64_t kMaxJitterSpins = 128;
 
-/// Busy-waits about `spins` short iterations (no system call, no sleep).
+/// Busy-waits `spins` loop turns (no system call, no sleep, no pause
+/// instruction: each turn is about one cycle).
 inline void spin_for(std::uint64_t spins) noexcept {
   for (std::uint64_t i = 0; i < spins; ++i) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#else
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-#endif
+    std::atomic_signal_fence(std::memory_order_seq_cst);  // keeps the loop
   }
 }
 
