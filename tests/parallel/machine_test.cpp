@@ -77,7 +77,8 @@ struct Binding {
 TEST(ParallelMachine, AHolderThatAnswersAsTheMachinePassesAndFinishAndTeardownAreCalled) {
   Binding b;
   const auto counters = b.counters;
-  const auto r = parallel::check(parallel::machine_spec(b), {.seed = 4, .test_count = 20});
+  const auto r = parallel::check(parallel::machine_spec(b),
+                                 {.seed = 4, .test_count = 20, .scheduler = parallel::Scheduler::os});
   EXPECT_TRUE(r.ok()) << (r.failure ? parallel::report(*r.failure) : r.error);
   EXPECT_EQ(counters->finished.load(), 60);  // 20 runs, repeat 3
   EXPECT_EQ(counters->torn_down.load(), 60);

@@ -333,8 +333,9 @@ struct QueueSpec {
 
 /// A bag command: add v, or remove any one element.
 struct BagCmd {
+  /// What the call does.
   enum class Kind : std::uint8_t { add, remove };
-  Kind kind = Kind::remove;
+  Kind kind = Kind::remove;  ///< add or remove.
   std::int64_t value = 0;  ///< add: the value.
   std::string key;         ///< Independent bags per key ("" = the one bag).
   /// The same call.
@@ -344,13 +345,15 @@ struct BagCmd {
 /// A bag response: for a remove, the element taken out (none when the bag
 /// was empty).
 struct BagResponse {
-  std::optional<std::int64_t> value;
+  std::optional<std::int64_t> value;  ///< The element removed; none for an empty bag or an add.
 };
 
 /// The bag's elements, sorted, so equal bags are equal values.
 struct BagModel {
-  std::vector<std::int64_t> items;
+  std::vector<std::int64_t> items;  ///< Sorted, duplicates kept.
+  /// The same elements.
   friend bool operator==(const BagModel&, const BagModel&) = default;
+  /// Feeds the count and the elements to the checker's hash.
   template <class Sink>
   void feed(Sink& sink) const {
     const std::size_t n = items.size();
@@ -362,9 +365,12 @@ struct BagModel {
 /// The bag spec: a remove fits when the bag holds what it returned (or is
 /// empty when it returned none), and takes out exactly that element.
 struct BagSpec {
+  /// Why `r` cannot be `c`'s response in `m`, or nothing when it can.
   [[nodiscard]] std::optional<std::string> postcondition(const BagModel& m, const BagCmd& c,
                                                          const BagResponse& r) const;
+  /// `m` after `c` answered `r`: the added element in, or the removed one out.
   [[nodiscard]] BagModel next_model(const BagModel& m, const BagCmd& c, const BagResponse& r) const;
+  /// Bags of different keys are checked apart.
   [[nodiscard]] std::string partition(const BagCmd& c) const { return c.key; }
 };
 

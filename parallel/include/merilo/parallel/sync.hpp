@@ -96,7 +96,8 @@ void controlled_acquire(Controller& c, const void* self, SyncOp op, TryLock try_
 template <class T>
 class atomic {
  public:
-  using value_type = T;
+  using value_type = T;  ///< The value held.
+  /// std::atomic<T>::is_always_lock_free.
   static constexpr bool is_always_lock_free = std::atomic<T>::is_always_lock_free;
 
   constexpr atomic() noexcept(std::is_nothrow_default_constructible_v<T>) : a_() {}
@@ -106,6 +107,7 @@ class atomic {
   atomic& operator=(const atomic&) = delete;
   atomic& operator=(const atomic&) volatile = delete;
 
+  /// std::atomic::is_lock_free.
   [[nodiscard]] bool is_lock_free() const noexcept { return a_.is_lock_free(); }
 
   /// std::atomic::load.
