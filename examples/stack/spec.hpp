@@ -25,7 +25,7 @@ struct Model {
   friend bool operator==(const Model&, const Model&) = default;
 };
 
-/// A call: push `value`, or pop (`push == false`).
+/// A call: push `value`, or pop (`push == false`, `value` 0).
 struct Op {
   bool push = false;
   std::int32_t value = 0;
@@ -48,7 +48,11 @@ struct Spec {
   Model initial() const { return {}; }
   merilo::statem::Gen<Op> command(const Model&) const {
     namespace st = merilo::statem;
-    return st::construct<Op>(st::boolean(), st::integer<std::int32_t>(1, 9));
+    // A pop carries no value: 0, so equal pops compare equal.
+    return st::map(st::construct<Op>(st::boolean(), st::integer<std::int32_t>(1, 9)), [](Op op) {
+      if (!op.push) op.value = 0;
+      return op;
+    });
   }
   merilo::statem::Admission precondition(const Model& m, const Op& op) const {
     return op.push && m.size == kCapacity ? merilo::statem::Admission::reject
