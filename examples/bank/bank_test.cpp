@@ -29,7 +29,7 @@ TEST(BankParallel, FindsTheCheckThenDebitWithdrawAtEverySeedAndShrinksIt) {
         // fixed case: the shrinker deletes and moves calls but keeps
         // amounts, and a prefix such as "deposit 3, withdraw 2" is where it
         // stops when no single deletion leaves the right balance (seen at
-        // seeds 1..20: one to three calls).
+        // seeds 1..20: one to three calls; one deposit at 16 seeds).
         EXPECT_LE(f.shrunk.prefix.size(), 3U) << parallel::report(f);
         if (f.shrunk.branches.size() != 2 || f.shrunk.branches[0].size() != 1 ||
             f.shrunk.branches[1].size() != 1 || f.histories.size() != 2) {
@@ -51,8 +51,8 @@ TEST(BankParallel, FindsTheCheckThenDebitWithdrawAtEverySeedAndShrinksIt) {
         // The least case: one deposit, then the two withdraws.
         return f.shrunk.prefix.size() == 1 && f.shrunk.prefix[0].kind == bank::Kind::deposit;
       });
-  // Seen: the least case at 10 of the 20 seeds.
-  EXPECT_GE(least, 10U);
+  // Seen: the least case at 16 of the 20 seeds.
+  EXPECT_GE(least, 16U);
 }
 
 }  // namespace
