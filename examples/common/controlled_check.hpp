@@ -29,8 +29,6 @@
 
 #include <concepts>
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -84,7 +82,6 @@ std::size_t expect_found_at_every_seed(const S& spec, std::string_view tag, Leas
       EXPECT_EQ(again.failure->shrunk, f.shrunk) << parallel::report(*again.failure);
     }
     EXPECT_EQ(parallel::pin_token(*again.failure), token);
-    if (std::getenv("EX_DUMP")) { std::string t = parallel::report(f); auto i = t.find("shrunk case"); std::fprintf(stderr, "DUMP seed %d pre %zu rounds %zu: %s\n", int(seed), f.scheduling.preemptions, f.scheduling.rounds_done, t.substr(i, t.find("scheduling:", i) - i).c_str()); }
   }
   return reached;
 }
