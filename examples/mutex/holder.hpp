@@ -4,6 +4,11 @@
 // machine, replaces it with each `fire` result, and turns the machine's
 // actions into replies. It is thread-safe (one mutex around the machine), so
 // concurrent callers can use it directly and a concurrent test can race it.
+// The mutex type is a template parameter (std::mutex unless told): a
+// concurrent test instantiates it with merilo::sync::mutex, so the parallel
+// tester schedules the callers, while production code, the explorer and
+// statem keep std::mutex and this header depends on nothing of merilo's
+// parallel tester.
 //
 // Example:
 //
@@ -48,8 +53,9 @@ enum class Reply : std::uint8_t {
   return "?";
 }
 
-/// Owns one lock server and serialises access to it.
-template <Bug bug = Bug::none>
+/// Owns one lock server and serialises access to it with a `Mutex` (a
+/// standard Lockable: std::mutex, or merilo::sync::mutex under test).
+template <Bug bug = Bug::none, class Mutex = std::mutex>
 class LockService {
  public:
   /// Client `client` asks for the lock with its request number `seq`.
@@ -86,7 +92,7 @@ class LockService {
     return reply;
   }
 
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   Server<bug> server_ = Server<bug>::make();
 };
 

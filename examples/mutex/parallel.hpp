@@ -1,14 +1,17 @@
 // parallel.hpp — the lock service raced from several threads against the
 // lock-server machine (merilo::parallel::machine_spec).
 //
-// `LockBinding<Service>` binds a service (the real `LockService`, which
-// keeps its mutex across read-fire-write, or `RacyLockService`) to the
-// correct server machine as its model. `RacyLockService` seeds the classic
-// holder bug: it copies the machine under its mutex, fires the request
-// outside it and writes the result back under the mutex again, so two
-// requests that read the same machine both act on it and one write is lost
-// (two clients are granted one lock). It pauses between read and write
-// (`kWindow`) so a test meets the bug in a few races.
+// `LockBinding<Service>` binds a service (the real holder, which keeps its
+// mutex across read-fire-write, or `RacyLockService`) to the correct server
+// machine as its model. `ControlledLockService` is the real holder with a
+// merilo::sync::mutex (its template parameter), so the parallel tester
+// schedules the callers. `RacyLockService` seeds the classic holder bug: it
+// copies the machine under its mutex, fires the request outside it and
+// writes the result back under the mutex again, so two requests that read
+// the same machine both act on it and one write is lost (two clients are
+// granted one lock). Its mutex is a merilo::sync::mutex too: the window
+// between the two lock sections is found by controlled scheduling, not
+// widened by a pause.
 //
 // Example:
 //
@@ -18,14 +21,13 @@
 #ifndef MERILO_EXAMPLES_MUTEX_PARALLEL_HPP
 #define MERILO_EXAMPLES_MUTEX_PARALLEL_HPP
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
-#include <mutex>
+#include <mutex>  // std::lock_guard
 #include <string>
-#include <thread>
 
 #include <merilo/parallel/machine.hpp>
+#include <merilo/parallel/sync.hpp>
 #include <merilo/statem/gen.hpp>
 #include <mutex/holder.hpp>
 #include <mutex/server.hpp>
@@ -38,14 +40,17 @@ inline std::string merilo_describe(const Request& r) {
          ")";
 }
 
+/// The real holder, its mutex scheduled by the parallel tester.
+using ControlledLockService = LockService<Bug::none, merilo::sync::mutex>;
+
 /// A lock service with the classic holder bug (see the top of this file).
 class RacyLockService {
  public:
-  static constexpr std::chrono::microseconds kWindow{500};
-
+  /// As LockService::acquire.
   Reply acquire(std::uint8_t client, std::uint64_t seq) {
     return handle(Request{Op::acquire, client, seq});
   }
+  /// As LockService::release.
   Reply release(std::uint8_t client, std::uint64_t seq) {
     return handle(Request{Op::release, client, seq});
   }
@@ -57,8 +62,7 @@ class RacyLockService {
       std::lock_guard lock(mu_);
       seen = server_;
     }
-    auto [next, actions, outcome] = seen.fire(r);
-    std::this_thread::sleep_for(kWindow);
+    auto [next, actions, outcome] = seen.fire(r);  // another request may read `server_` now
     if (fsm::err(outcome)) return Reply::refused;
     {
       std::lock_guard lock(mu_);
@@ -69,7 +73,7 @@ class RacyLockService {
     return Reply::ignored;
   }
 
-  std::mutex mu_;
+  merilo::sync::mutex mu_;
   Server<> server_ = Server<>::make();
 };
 

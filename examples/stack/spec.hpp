@@ -25,7 +25,7 @@ struct Model {
   friend bool operator==(const Model&, const Model&) = default;
 };
 
-/// A call: push `value`, or pop (`push == false`).
+/// A call: push `value`, or pop (`push == false`, `value` 0).
 struct Op {
   bool push = false;
   std::int32_t value = 0;
@@ -37,18 +37,25 @@ inline std::string merilo_describe(const Op& op) {
   return op.push ? "push " + std::to_string(op.value) : std::string("pop");
 }
 
-/// Push answers nothing (std::nullopt); pop answers the item or nothing.
-template <Bug bug = Bug::none>
-struct Spec {
+/// The spec of any stack type `S` with `void push(std::int32_t)` and
+/// `std::optional<std::int32_t> pop()` that holds kCapacity items (this
+/// example's `Stack`, and the lock-free one in examples/treiber). Push
+/// answers nothing (std::nullopt); pop answers the item or nothing.
+template <class S>
+struct SpecOf {
   using model_type = Model;
   using command_type = Op;
   using response_type = std::optional<std::int32_t>;
-  using sut_type = std::unique_ptr<Stack<bug>>;
+  using sut_type = std::unique_ptr<S>;
 
   Model initial() const { return {}; }
   merilo::statem::Gen<Op> command(const Model&) const {
     namespace st = merilo::statem;
-    return st::construct<Op>(st::boolean(), st::integer<std::int32_t>(1, 9));
+    // A pop carries no value: 0, so equal pops compare equal.
+    return st::map(st::construct<Op>(st::boolean(), st::integer<std::int32_t>(1, 9)), [](Op op) {
+      if (!op.push) op.value = 0;
+      return op;
+    });
   }
   merilo::statem::Admission precondition(const Model& m, const Op& op) const {
     return op.push && m.size == kCapacity ? merilo::statem::Admission::reject
@@ -63,7 +70,7 @@ struct Spec {
     }
     return next;
   }
-  sut_type new_sut() const { return std::make_unique<Stack<bug>>(); }
+  sut_type new_sut() const { return std::make_unique<S>(); }
   response_type run(sut_type& s, const Op& op) const {
     if (op.push) {
       s->push(op.value);
@@ -83,6 +90,10 @@ struct Spec {
   merilo::parallel::MaybeViolation finish(sut_type&) const { return std::nullopt; }
   void teardown(sut_type&) const {}
 };
+
+/// The spec of this example's `Stack<bug>`.
+template <Bug bug = Bug::none>
+using Spec = SpecOf<Stack<bug>>;
 
 }  // namespace stack
 

@@ -4,9 +4,10 @@
 // `Stack<Bug::none>` pops under one critical section. `Stack<Bug::split_pop>`
 // reads the top under its mutex, lets go, and shrinks the stack under it
 // again: two pops that both read before either shrinks return the same
-// item, and the item below it is thrown away unseen. The buggy variant
-// pauses between the two sections (`kWindow`) so a test meets the bug in a
-// few races.
+// item, and the item below it is thrown away unseen. No pause widens the
+// window: the mutex is a merilo::sync::mutex, so under the parallel tester
+// every lock and unlock is a scheduling point and the window is met by
+// search.
 //
 // Example:
 //
@@ -17,20 +18,17 @@
 #ifndef MERILO_EXAMPLES_STACK_STACK_HPP
 #define MERILO_EXAMPLES_STACK_STACK_HPP
 
-#include <chrono>
 #include <cstdint>
-#include <mutex>
+#include <mutex>  // std::lock_guard
 #include <optional>
-#include <thread>
 #include <vector>
+
+#include <merilo/parallel/sync.hpp>
 
 namespace stack {
 
 /// Seeded bugs, switched at compile time.
 enum class Bug : std::uint8_t { none, split_pop };
-
-/// The pause the buggy pop takes between reading the top and removing it.
-inline constexpr std::chrono::microseconds kWindow{500};
 
 /// A stack of integers shared by several threads.
 template <Bug bug = Bug::none>
@@ -51,8 +49,7 @@ class Stack {
         if (items_.empty()) return std::nullopt;
         top = items_.back();
       }
-      std::this_thread::sleep_for(kWindow);  // another pop can read the same top here
-      std::lock_guard lock(mu_);
+      std::lock_guard lock(mu_);  // another pop may have read the same top in between
       if (!items_.empty()) items_.pop_back();
       return top;
     } else {
@@ -65,7 +62,7 @@ class Stack {
   }
 
  private:
-  std::mutex mu_;
+  merilo::sync::mutex mu_;
   std::vector<std::int32_t> items_;
 };
 

@@ -1,10 +1,12 @@
 // lock_server_test.cpp — the lock service raced against the lock-server
-// machine through the fsm bridge (examples/mutex/parallel.hpp): the real
-// holder is linearizable; the racy holder grants one lock twice,
-// found with the default settings and shrunk to two acquires.
+// machine through the fsm bridge (examples/mutex/parallel.hpp), under the
+// controlled scheduler: the real holder (with a merilo::sync::mutex, its
+// template parameter) passes every schedule of up to two preemptions; the
+// racy holder loses a write, found at every seed with the default settings
+// and shrunk to two granted acquires (or a 3- or 4-call neighbour).
 #include <gtest/gtest.h>
 
-#include <merilo/parallel/gtest.hpp>
+#include <common/controlled_check.hpp>
 #include <merilo/parallel/machine.hpp>
 #include <merilo/parallel/parallel.hpp>
 #include <mutex/parallel.hpp>
@@ -14,33 +16,43 @@ namespace {
 namespace parallel = merilo::parallel;
 using mutex::LockBinding;
 
-TEST(LockServerParallel, TheRealHolderIsLinearizableAgainstTheServerMachine) {
-  merilo::testing::parallel_check(parallel::machine_spec(LockBinding<mutex::LockService<>>{}),
-                                  {.seed = 1});
+TEST(LockServerParallel, TheRealHolderPassesEveryScheduleOfTwoPreemptions) {
+  // 40 cases, not the default 100: every schedule of up to two preemptions
+  // of 100 cases took about 25 s on a loaded two-core machine.
+  examples::expect_fixed_twin_passes(
+      parallel::machine_spec(LockBinding<mutex::ControlledLockService>{}), 40);
 }
 
-TEST(LockServerParallel, TheRacyHolderGrantsOneLockTwiceAndShrinksToTwoAcquires) {
-  const auto r =
-      parallel::check(parallel::machine_spec(LockBinding<mutex::RacyLockService>{}), {.seed = 1});
-  ASSERT_TRUE(r.error.empty()) << r.error;
-  ASSERT_TRUE(r.failure.has_value()) << "the racy holder was not caught";
-  const auto& f = *r.failure;
-  EXPECT_EQ(f.violation.tag, parallel::kNotLinearizableTag) << parallel::report(f);
-  // The prefix shrinks away and each branch starts with an acquire; both are
-  // granted. On an idle machine nothing else is left; on a busy one two
-  // single calls overlap so rarely that a trailing call the race does not
-  // need can survive the shrinker's retries (seen under a load average of
-  // 8 on 2 cores), so at most one more call is allowed here.
-  EXPECT_TRUE(f.shrunk.prefix.empty()) << parallel::report(f);
-  ASSERT_EQ(f.shrunk.branches.size(), 2U) << parallel::report(f);
-  ASSERT_GE(f.shrunk.branches[0].size(), 1U) << parallel::report(f);
-  ASSERT_GE(f.shrunk.branches[1].size(), 1U) << parallel::report(f);
-  EXPECT_LE(f.shrunk.branches[0].size() + f.shrunk.branches[1].size(), 3U) << parallel::report(f);
-  EXPECT_EQ(f.shrunk.branches[0][0].event.op, mutex::Op::acquire) << parallel::report(f);
-  EXPECT_EQ(f.shrunk.branches[1][0].event.op, mutex::Op::acquire) << parallel::report(f);
-  ASSERT_EQ(f.histories.size(), 2U);
-  EXPECT_EQ(f.histories[0][0].response, mutex::Reply::granted);
-  EXPECT_EQ(f.histories[1][0].response, mutex::Reply::granted);
+TEST(LockServerParallel, TheRacyHolderLosesAWriteAtEverySeedAndShrinksToTwoAcquires) {
+  const std::size_t least = examples::expect_found_at_every_seed(
+      parallel::machine_spec(LockBinding<mutex::RacyLockService>{}),
+      parallel::kNotLinearizableTag, [](const auto& f) {
+        // Every failure is a lost write-back of the machine. The least case
+        // is an acquire per branch and nothing else, both granted, with one
+        // preemption. Where the shrinker stops short of it (it deletes calls
+        // one at a time and keeps their arguments), the write that is lost
+        // is an ignored release's stale copy of the machine, which can take
+        // two preemptions: at most four calls then.
+        std::size_t calls = f.shrunk.prefix.size();
+        for (const auto& b : f.shrunk.branches) calls += b.size();
+        EXPECT_LE(calls, 4U) << parallel::report(f);
+        EXPECT_LE(f.shrunk.prefix.size(), 1U) << parallel::report(f);
+        EXPECT_LE(f.scheduling.preemptions, 2U) << parallel::report(f);
+        if (f.shrunk.branches.size() != 2 || f.histories.size() != 2) {
+          ADD_FAILURE() << parallel::report(f);
+          return false;
+        }
+        if (calls != 2) return false;
+        EXPECT_TRUE(f.shrunk.prefix.empty()) << parallel::report(f);
+        EXPECT_EQ(f.shrunk.branches[0][0].event.op, mutex::Op::acquire) << parallel::report(f);
+        EXPECT_EQ(f.shrunk.branches[1][0].event.op, mutex::Op::acquire) << parallel::report(f);
+        EXPECT_EQ(f.scheduling.preemptions, 1U) << parallel::report(f);
+        EXPECT_EQ(f.histories[0][0].response, mutex::Reply::granted);
+        EXPECT_EQ(f.histories[1][0].response, mutex::Reply::granted);
+        return true;
+      });
+  // Seen: the least case at 12 of the 20 seeds.
+  EXPECT_GE(least, 12U);
 }
 
 }  // namespace

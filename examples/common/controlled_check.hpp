@@ -1,0 +1,104 @@
+// controlled_check.hpp — the assertions every seeded parallel example
+// makes about its bug and its fixed twin, under the controlled scheduler.
+//
+// A seeded parallel example (bank, counter, set, stack, transfer,
+// bounded_queue, treiber, and mutex's racy holder) shows three things with
+// `parallel::check` at its default settings: the bug is found at every
+// seed from 1 to `kSeeds`, by preemption-bounded search, and shrunk to its
+// least case or, at some seeds, to a known slightly larger case where the
+// shrinker (which deletes and moves calls one at a time and keeps their
+// values) stops; the failure's pin token replays that case under its failing
+// schedule; and the fixed twin passes with every schedule of at most two
+// preemptions of every case checked. `expect_found_at_every_seed` and
+// `expect_fixed_twin_passes` are those checks, so each example's test only
+// states what is particular to it: the tag and the exact shrunk cases.
+//
+// Example:
+//
+//   TEST(Set, FindsTheDoubleInsert) {
+//     const std::size_t least = examples::expect_found_at_every_seed(
+//         set::Spec<set::Bug::double_insert>{}, merilo::parallel::kNotLinearizableTag,
+//         [](const auto& f) { EXPECT_EQ(f.shrunk, ...); return true; });
+//     EXPECT_EQ(least, examples::kSeeds);
+//   }
+//   TEST(Set, FixedSetPasses) { examples::expect_fixed_twin_passes(set::Spec<>{}); }
+//
+// NOTE: this header includes <gtest/gtest.h>; only tests include it.
+#ifndef MERILO_EXAMPLES_COMMON_CONTROLLED_CHECK_HPP
+#define MERILO_EXAMPLES_COMMON_CONTROLLED_CHECK_HPP
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include <merilo/parallel/parallel.hpp>
+
+namespace examples {
+
+/// The seeds a seeded example's bug must be found at: 1 to kSeeds.
+inline constexpr std::uint64_t kSeeds = 20;
+
+/// For every seed 1..kSeeds: `parallel::check(spec, {.seed = seed})` finds
+/// a failure tagged `tag` under `Scheduler::preemption_bounded`, at the
+/// fewest preemptions that fail (every round before the failing one
+/// passed), `least(failure)` holds its assertions about the shrunk case,
+/// and replaying the failure's pin token fails again with the same tag, the
+/// same token and (when commands have `==`) the same shrunk case.
+/// `least` returns whether the shrunk case is the example's least case
+/// (else it has checked that it is one of the known larger neighbours the
+/// shrinker can stop at); the count of seeds that reached it is returned.
+template <class S, class Least>
+std::size_t expect_found_at_every_seed(const S& spec, std::string_view tag, Least least) {
+  namespace parallel = merilo::parallel;
+  std::size_t reached = 0;
+  for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const auto r = parallel::check(spec, {.seed = seed});
+    if (!r.error.empty()) {
+      ADD_FAILURE() << r.error;
+      continue;
+    }
+    if (!r.failure) {
+      ADD_FAILURE() << "the seeded bug was not found";
+      continue;
+    }
+    const auto& f = *r.failure;
+    EXPECT_EQ(f.violation.tag, tag) << parallel::report(f);
+    EXPECT_EQ(f.scheduling.scheduler, parallel::Scheduler::preemption_bounded);
+    EXPECT_EQ(f.scheduling.rounds_done, f.scheduling.preemptions) << parallel::report(f);
+    if (least(f)) ++reached;
+    const std::string token = parallel::pin_token(f);
+    const auto again = parallel::replay(spec, token);
+    if (!again.error.empty() || !again.failure) {
+      ADD_FAILURE() << "the pin " << token << " did not fail: " << again.error;
+      continue;
+    }
+    EXPECT_EQ(again.failure->violation.tag, tag) << parallel::report(*again.failure);
+    if constexpr (std::equality_comparable<parallel::command_t<S>>) {
+      EXPECT_EQ(again.failure->shrunk, f.shrunk) << parallel::report(*again.failure);
+    }
+    EXPECT_EQ(parallel::pin_token(*again.failure), token);
+  }
+  return reached;
+}
+
+/// `parallel::check(spec, {.seed = 1, .test_count = test_count})` passes,
+/// every case under preemption-bounded search, with bounds 0, 1 and 2
+/// complete in every case (`rounds_done == 3`).
+template <class S>
+void expect_fixed_twin_passes(const S& spec, std::size_t test_count = 100) {
+  namespace parallel = merilo::parallel;
+  const auto r = parallel::check(spec, {.seed = 1, .test_count = test_count});
+  ASSERT_TRUE(r.ok()) << (r.failure ? parallel::report(*r.failure) : r.error);
+  EXPECT_EQ(r.bounded_cases, test_count);
+  EXPECT_EQ(r.free_cases, 0U);
+  EXPECT_EQ(r.rounds_done, 3U);  // every schedule with <= 2 preemptions of every case
+}
+
+}  // namespace examples
+
+#endif  // MERILO_EXAMPLES_COMMON_CONTROLLED_CHECK_HPP
