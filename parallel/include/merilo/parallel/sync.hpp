@@ -316,92 +316,61 @@ class atomic_flag {
   std::atomic_flag f_;
 };
 
+namespace detail {
+/// A std mutex type `Native` whose lock, try_lock and unlock are
+/// scheduling points under control; a thread that finds it held is not
+/// runnable until it is free. `mutex` and `recursive_mutex` are this.
+template <class Native>
+class basic_mutex {
+ public:
+  basic_mutex() = default;
+  basic_mutex(const basic_mutex&) = delete;
+  basic_mutex& operator=(const basic_mutex&) = delete;
+
+  /// Native::lock. Under control may throw `Cancelled` (a deadlock).
+  void lock() {
+    if (Controller* c = active_controller()) {
+      controlled_acquire(
+          *c, this, SyncOp::lock, [&] { return m_.try_lock(); }, [&] { m_.lock(); });
+      return;
+    }
+    m_.lock();
+  }
+  /// Native::try_lock.
+  bool try_lock() {
+    if (Controller* c = active_controller()) {
+      c->point(SyncOp::try_lock, this);
+      const bool ok = m_.try_lock();
+      if (ok) c->holds(this, true);
+      return ok;
+    }
+    return m_.try_lock();
+  }
+  /// Native::unlock.
+  void unlock() {
+    if (Controller* c = active_controller()) {
+      c->point(SyncOp::unlock, this);
+      c->holds(this, false);
+      m_.unlock();
+      c->wake(this, true);
+      return;
+    }
+    m_.unlock();
+  }
+  /// The std mutex underneath (condition_variable waits on it).
+  Native& native() noexcept { return m_; }
+
+ private:
+  Native m_;
+};
+}  // namespace detail
+
 /// std::mutex whose lock, try_lock and unlock are scheduling points under
 /// control; a thread that finds it held is not runnable until it is free.
-class mutex {
- public:
-  constexpr mutex() noexcept = default;
-  mutex(const mutex&) = delete;
-  mutex& operator=(const mutex&) = delete;
-
-  /// std::mutex::lock. Under control may throw `Cancelled` (a deadlock).
-  void lock() {
-    if (detail::Controller* c = detail::active_controller()) {
-      detail::controlled_acquire(
-          *c, this, detail::SyncOp::lock, [&] { return m_.try_lock(); }, [&] { m_.lock(); });
-      return;
-    }
-    m_.lock();
-  }
-  /// std::mutex::try_lock.
-  bool try_lock() {
-    if (detail::Controller* c = detail::active_controller()) {
-      c->point(detail::SyncOp::try_lock, this);
-      const bool ok = m_.try_lock();
-      if (ok) c->holds(this, true);
-      return ok;
-    }
-    return m_.try_lock();
-  }
-  /// std::mutex::unlock.
-  void unlock() {
-    if (detail::Controller* c = detail::active_controller()) {
-      c->point(detail::SyncOp::unlock, this);
-      c->holds(this, false);
-      m_.unlock();
-      c->wake(this, true);
-      return;
-    }
-    m_.unlock();
-  }
-  /// The std::mutex underneath (condition_variable waits on it).
-  std::mutex& native() noexcept { return m_; }
-
- private:
-  std::mutex m_;
-};
+using mutex = detail::basic_mutex<std::mutex>;
 
 /// std::recursive_mutex, scheduled as `mutex` is.
-class recursive_mutex {
- public:
-  recursive_mutex() = default;
-  recursive_mutex(const recursive_mutex&) = delete;
-  recursive_mutex& operator=(const recursive_mutex&) = delete;
-
-  /// std::recursive_mutex::lock. Under control may throw `Cancelled`.
-  void lock() {
-    if (detail::Controller* c = detail::active_controller()) {
-      detail::controlled_acquire(
-          *c, this, detail::SyncOp::lock, [&] { return m_.try_lock(); }, [&] { m_.lock(); });
-      return;
-    }
-    m_.lock();
-  }
-  /// std::recursive_mutex::try_lock.
-  bool try_lock() {
-    if (detail::Controller* c = detail::active_controller()) {
-      c->point(detail::SyncOp::try_lock, this);
-      const bool ok = m_.try_lock();
-      if (ok) c->holds(this, true);
-      return ok;
-    }
-    return m_.try_lock();
-  }
-  /// std::recursive_mutex::unlock.
-  void unlock() {
-    if (detail::Controller* c = detail::active_controller()) {
-      c->point(detail::SyncOp::unlock, this);
-      c->holds(this, false);
-      m_.unlock();
-      c->wake(this, true);
-      return;
-    }
-    m_.unlock();
-  }
-
- private:
-  std::recursive_mutex m_;
-};
+using recursive_mutex = detail::basic_mutex<std::recursive_mutex>;
 
 /// std::shared_mutex, scheduled as `mutex` is, shared ownership included.
 class shared_mutex {
