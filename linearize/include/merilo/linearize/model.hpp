@@ -76,6 +76,7 @@
 #include <type_traits>  // std::remove_cvref_t
 #include <utility>      // std::declval
 
+#include <merilo/core/traits.hpp>  // core::is_optional_v
 #include <merilo/fsm/fsm.hpp>  // fsm::ByteHashable, fsm::FeedsBytes
 #include <merilo/fsm/world.hpp>
 
@@ -91,13 +92,6 @@ namespace merilo::linearize {
 template <class M>
 concept Model = std::copyable<M> && std::equality_comparable<M> &&
     (fsm::ByteHashable<M> || fsm::FeedsBytes<M>);
-
-namespace detail {
-template <class T>
-struct is_optional : std::false_type {};
-template <class T>
-struct is_optional<std::optional<T>> : std::true_type {};
-}  // namespace detail
 
 /// Who made a call, as a spec's four-argument `next_model` sees it: the
 /// history's index in `check`, `Operation::process` in `check_history`, the
@@ -132,8 +126,8 @@ template <class S, class M, class C, class R>
 concept SpecFor =
     (StepsOnCommand<S, M, C> || StepsOnResponse<S, M, C, R> || StepsOnCaller<S, M, C, R>) &&
     requires(const S& spec, const M& model, const C& cmd, const R& response) {
-  requires detail::is_optional<
-      std::remove_cvref_t<decltype(spec.postcondition(model, cmd, response))>>::value;
+  requires core::is_optional_v<
+      std::remove_cvref_t<decltype(spec.postcondition(model, cmd, response))>>;
 };
 
 /// The model after `cmd`, answered `response`, by `caller`: the widest
