@@ -11,8 +11,6 @@ namespace merilo::statem {
 
 namespace detail {
 
-};
-
 template <class... Ts>
 Tree<std::tuple<Ts...>> tuple_tree(std::tuple<Tree<Ts>...> trees);
 

@@ -110,6 +110,8 @@ class VectorShrinks {
   std::size_t offset_ = 0;
   std::size_t index_ = 0;
   std::optional<Seq<Tree<T>>> kids_;
+};
+
 }  // namespace detail
 
 // ---- trees -------------------------------------------------------------------
