@@ -84,6 +84,7 @@ TEST(Sequential, AParallelSpecIsAStatemSpecThroughTheAdapter) {
 
 TEST(Sequential, ExecutionStepsTheModelByTheResponseAsThePrefixCaller) {
   DispenserSpec spec;
+  EXPECT_EQ(parallel::sequential(spec).initial(), Given{});
   st::CheckResult<int> r = st::check(spec, {.seed = 3, .test_count = 20, .max_commands = 40});
   ASSERT_TRUE(r.ok()) << (r.failure ? st::report(*r.failure) : r.error);
   // Every list is drawn, and every call is judged, as the prefix's are.
