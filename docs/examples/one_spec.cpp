@@ -106,5 +106,6 @@ TEST(OneSpec, OnlyTheConcurrentCheckFindsTheRace) {
   // ...two threads under merilo's scheduler do.
   auto r = parallel::check(StockSpec{.bug = Bug::check_then_take}, {.seed = 1});
   ASSERT_TRUE(r.failure.has_value());
-  EXPECT_EQ(r.failure->violation.tag, parallel::kNotLinearizableTag) << parallel::report(*r.failure);
+  EXPECT_EQ(r.failure->violation.tag, parallel::kNotLinearizableTag)
+      << parallel::report(*r.failure);
 }

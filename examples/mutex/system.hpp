@@ -93,7 +93,7 @@ class System {
     Server<bug> server;
     std::array<Client, kClients> clients;
     ex::Network<Message, kSlots, MessageOrder> net;  // in flight, sorted
-    std::uint8_t dups_left = 1;       // duplications the network may still do
+    std::uint8_t dups_left = 1;                      // duplications the network may still do
     std::array<std::uint8_t, 7> pad{};
   };
   static_assert(merilo::fsm::ByteHashable<World>);

@@ -84,10 +84,10 @@ class System {
   static constexpr ex::Kind kKinds = kLose + kSlots;
 
   struct World {
-    std::uint8_t next_send = 0;        // the message the sender sends until acked
-    std::uint8_t expected = 0;         // the next message the receiver takes
-    std::uint8_t in_order = 1;         // 0 once a payload was delivered out of order
-    std::uint8_t last_payload = 0;     // the payload delivered last
+    std::uint8_t next_send = 0;                       // the message the sender sends until acked
+    std::uint8_t expected = 0;                        // the next message the receiver takes
+    std::uint8_t in_order = 1;                        // 0 once a payload was delivered out of order
+    std::uint8_t last_payload = 0;                    // the payload delivered last
     ex::Network<Message, kSlots, MessageOrder> link;  // in flight, sorted
   };
   static_assert(merilo::fsm::ByteHashable<World>);
@@ -125,17 +125,15 @@ class System {
     std::string t = w_.next_send < kMessages ? "sender:sends#" + std::to_string(w_.next_send)
                                              : std::string("sender:done");
     t += " receiver:expects#" + std::to_string(w_.expected);
-    const bool stale = std::any_of(w_.link.slots().begin(), w_.link.slots().end(), [&](const Message& m) {
-      return m.type == Msg::data && m.payload < w_.expected;
-    });
+    const bool stale = std::any_of(
+        w_.link.slots().begin(), w_.link.slots().end(),
+        [&](const Message& m) { return m.type == Msg::data && m.payload < w_.expected; });
     t += stale ? " link:stale" : " link:fresh";
     return t;
   }
 
   /// Stopped by design: every message sent and acked, nothing in flight.
-  [[nodiscard]] bool settled() const {
-    return w_.next_send == kMessages && w_.link.empty();
-  }
+  [[nodiscard]] bool settled() const { return w_.next_send == kMessages && w_.link.empty(); }
 
   [[nodiscard]] std::string describe(ex::Kind k) const {
     if (k == kTimeout) return "timeout: resend message " + std::to_string(w_.next_send);

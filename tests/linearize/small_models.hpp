@@ -173,9 +173,7 @@ struct Padded {
 class Rng : public merilo::core::SplitMix64 {
  public:
   using SplitMix64::SplitMix64;
-  int below(int n) {
-    return static_cast<int>(SplitMix64::below(static_cast<std::uint64_t>(n)));
-  }
+  int below(int n) { return static_cast<int>(SplitMix64::below(static_cast<std::uint64_t>(n))); }
 };
 
 /// Random histories of a simulated atomic object: each call takes effect at

@@ -77,7 +77,7 @@
 #include <utility>      // std::declval
 
 #include <merilo/core/traits.hpp>  // core::is_optional_v
-#include <merilo/fsm/fsm.hpp>  // fsm::ByteHashable, fsm::FeedsBytes
+#include <merilo/fsm/fsm.hpp>      // fsm::ByteHashable, fsm::FeedsBytes
 #include <merilo/fsm/world.hpp>
 
 namespace merilo::linearize {
@@ -114,8 +114,8 @@ concept StepsOnResponse = requires(const S& spec, const M& model, const C& cmd, 
 /// The spec's next state depends on the response and on who called:
 /// `next_model(model, cmd, response, caller)`.
 template <class S, class M, class C, class R>
-concept StepsOnCaller =
-    requires(const S& spec, const M& model, const C& cmd, const R& response, Caller caller) {
+concept StepsOnCaller = requires(const S& spec, const M& model, const C& cmd, const R& response,
+                                 Caller caller) {
   { spec.next_model(model, cmd, response, caller) } -> std::convertible_to<M>;
 };
 
@@ -123,9 +123,9 @@ concept StepsOnCaller =
 /// returning `std::optional<V>` and a `next_model` of one of the three
 /// forms above returning an `M`.
 template <class S, class M, class C, class R>
-concept SpecFor =
-    (StepsOnCommand<S, M, C> || StepsOnResponse<S, M, C, R> || StepsOnCaller<S, M, C, R>) &&
-    requires(const S& spec, const M& model, const C& cmd, const R& response) {
+concept SpecFor = (StepsOnCommand<S, M, C> || StepsOnResponse<S, M, C, R> ||
+                   StepsOnCaller<S, M, C, R>)&&requires(const S& spec, const M& model, const C& cmd,
+                                                        const R& response) {
   requires core::is_optional_v<
       std::remove_cvref_t<decltype(spec.postcondition(model, cmd, response))>>;
 };
@@ -133,7 +133,7 @@ concept SpecFor =
 /// The model after `cmd`, answered `response`, by `caller`: the widest
 /// `next_model` form `spec` has (caller, then response, then command only).
 template <class S, class M, class C, class R>
-  requires SpecFor<S, M, C, R>
+requires SpecFor<S, M, C, R>
 [[nodiscard]] M advance(const S& spec, const M& model, const C& cmd, const R& response,
                         Caller caller) {
   if constexpr (StepsOnCaller<S, M, C, R>) {

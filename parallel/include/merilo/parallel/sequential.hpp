@@ -126,9 +126,7 @@ class Sequential {
 /// rvalue.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] Sequential<S> sequential(S&& spec) {
-  return Sequential<S>(std::forward<S>(spec));
-}
+[[nodiscard]] Sequential<S> sequential(S&& spec) { return Sequential<S>(std::forward<S>(spec)); }
 
 /// A parallel spec that is not also a statem spec (a class may be both;
 /// it is then statem's own spec that statem runs).
