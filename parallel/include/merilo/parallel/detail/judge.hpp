@@ -59,20 +59,10 @@ Judgement judge(
     std::uint64_t budget) {
   using Cmd = typename S::command_type;
   using Resp = typename S::response_type;
-  std::vector<linearize::History<Cmd, Resp>> in;
-  in.reserve(histories.size());
   std::size_t total = 0;
-  for (const History<Cmd, Resp>& h : histories) {
-    linearize::History<Cmd, Resp> out;
-    out.reserve(h.size());
-    for (const Call<Cmd, Resp>& c : h) {
-      out.push_back({c.command, c.response, c.invoked_at, c.returned_at});
-    }
-    total += h.size();
-    in.push_back(std::move(out));
-  }
+  for (const History<Cmd, Resp>& h : histories) total += h.size();
   const Oracle<S> oracle{&spec};
-  const auto result = linearize::check(oracle, model, in, budget);
+  const auto result = linearize::check(oracle, model, histories, budget);
   Judgement j;
   switch (result.verdict) {
     case linearize::Verdict::linearizable:
