@@ -57,11 +57,11 @@ enum class Evidence : std::uint8_t {
 
 /// A switch from one branch to another in a controlled race.
 struct Switch {
-  std::int64_t at = 0;       ///< The logical instant (the race's clock).
-  std::size_t from = 0;      ///< The branch that was running.
-  std::size_t to = 0;        ///< The branch that went next.
-  bool preemption = false;   ///< `from` could have gone on.
-  std::string before;        ///< What `from` was about to do ("atomic load of #1").
+  std::int64_t at = 0;      ///< The logical instant (the race's clock).
+  std::size_t from = 0;     ///< The branch that was running.
+  std::size_t to = 0;       ///< The branch that went next.
+  bool preemption = false;  ///< `from` could have gone on.
+  std::string before;       ///< What `from` was about to do ("atomic load of #1").
 };
 
 /// How the failing case was scheduled.
@@ -80,7 +80,7 @@ struct ScheduleStats {
   /// where two or more branches could run), without the trailing choices
   /// that the default (the running branch goes on) makes anyway.
   std::vector<std::uint8_t> schedule;
-  std::size_t preemptions = 0;    ///< Preemptions in `schedule`.
+  std::size_t preemptions = 0;   ///< Preemptions in `schedule`.
   std::vector<Switch> switches;  ///< Where the failing race changed branch.
 };
 

@@ -97,19 +97,13 @@ Judgement judge(
   j.placed = result.explanation.prefix;
   for (const linearize::NextCall<statem::Violation>& n : result.explanation.next) {
     StuckCall s{n.call, {}};
-    switch (n.why) {
-      case linearize::Blocked::violated:
-        s.reason = n.violation ? "violates " + describe_violation(*n.violation) : "violates";
-        break;
-      case linearize::Blocked::overtaken:
-        s.reason = "must follow branch " + std::to_string(n.overtaken_by.history) + " call " +
-                   std::to_string(n.overtaken_by.index) + " (" + describe_call(n.overtaken_by) +
-                   "), which returned before it was invoked";
-        break;
-      case linearize::Blocked::explored:
-        s.reason = "fits, but every way on from there was ruled out";
-        break;
-    }
+    const bool overtaken = n.why == linearize::Blocked::overtaken;
+    s.reason = linearize::blocked_reason(
+        n.why, n.violation ? describe_violation(*n.violation) : std::string(),
+        overtaken ? "branch " + std::to_string(n.overtaken_by.history) + " call " +
+                        std::to_string(n.overtaken_by.index)
+                  : std::string(),
+        overtaken ? describe_call(n.overtaken_by) : std::string());
     if (n.call == result.explanation.unplaceable) {
       s.reason += "; no valid order places this call anywhere";
     }
