@@ -314,8 +314,7 @@ class alignas(64) Expander {
         if (sys_->enabled(k)) enabled_.push_back(k);
       }
       if (enabled_.empty() && !sys_->settled()) {
-        out.problem = FrontierProblem{ViolationKind::deadlock, index,
-                                      "no kind is enabled and the system is not settled"};
+        out.problem = FrontierProblem{ViolationKind::deadlock, index, std::string(kDeadlockDetail)};
         return false;
       }
       if (graph_) from_ = sys_->tuple();
