@@ -38,9 +38,9 @@ TEST(ConcurrentQueue, FixedMailboxPassesAtTheDefaultConfigWhichRunsItInStressMod
 }
 
 TEST(ConcurrentQueue, FixedMailboxPassesInStressModeWithThreeBranches) {
-  const auto r = parallel::check(
-      cq::Spec<cq::Bug::none>{},
-      {.seed = 7, .branches = 3, .scheduler = parallel::Scheduler::stress});
+  const auto r =
+      parallel::check(cq::Spec<cq::Bug::none>{},
+                      {.seed = 7, .branches = 3, .scheduler = parallel::Scheduler::stress});
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_FALSE(r.failure.has_value()) << parallel::report(*r.failure);
   EXPECT_EQ(r.free_cases, r.runs);

@@ -79,10 +79,11 @@ struct SpecOf {
     namespace st = merilo::statem;
     const std::int64_t base = static_cast<std::int64_t>(who) * kItemBase;
     const std::uint64_t posts = who == merilo::parallel::kPrefixCaller ? 3 : 1;
-    return st::frequency<Op>(
-        {{posts, st::map(st::integer<std::int64_t>(1, kItemBase - 1),
-                         [base](std::int64_t v) { return Op{true, base + v}; })},
-         {1, st::just(Op{false, 0})}});
+    return st::frequency<Op>({{posts, st::map(st::integer<std::int64_t>(1, kItemBase - 1),
+                                              [base](std::int64_t v) {
+                                                return Op{true, base + v};
+                                              })},
+                              {1, st::just(Op{false, 0})}});
   }
   merilo::statem::Admission precondition(const Model&, const Op&) const {
     return merilo::statem::Admission::admit;
@@ -122,8 +123,7 @@ struct SpecOf {
                                                  const response_type& got) const {
     if (op.post) {
       if (!got) return std::nullopt;
-      return merilo::statem::Violation{"mailbox.response",
-                                       "post answered " + std::to_string(*got)};
+      return merilo::statem::Violation{"mailbox.response", "post answered " + std::to_string(*got)};
     }
     bool empty = true;
     for (const auto& lane : m.lanes) {
@@ -132,8 +132,9 @@ struct SpecOf {
     }
     if (!got && empty) return std::nullopt;
     return merilo::statem::Violation{
-        "mailbox.order", got ? "took " + std::to_string(*got) + ", which is no producer's oldest item"
-                             : std::string("took nothing, though an item was in")};
+        "mailbox.order",
+        got ? "took " + std::to_string(*got) + ", which is no producer's oldest item"
+            : std::string("took nothing, though an item was in")};
   }
   merilo::parallel::MaybeViolation finish(sut_type&) const { return std::nullopt; }
   void teardown(sut_type&) const {}
