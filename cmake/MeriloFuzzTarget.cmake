@@ -81,12 +81,9 @@ function(merilo_fuzz_target name)
   # merilo's own targets get their tests with merilo's tests or examples; a
   # project using merilo gets them always (ctest runs them once the project
   # calls enable_testing()).
-  get_property(own_source GLOBAL PROPERTY MERILO_OWN_SOURCE_DIR)
-  if(own_source)
-    string(FIND "${CMAKE_CURRENT_SOURCE_DIR}/" "${own_source}/" at)
-    if(at EQUAL 0 AND NOT (MERILO_BUILD_TESTS OR MERILO_BUILD_EXAMPLES))
-      return()
-    endif()
+  # (merilo's own folders are the ones whose project() is merilo's.)
+  if(PROJECT_NAME STREQUAL "merilo" AND NOT (MERILO_BUILD_TESTS OR MERILO_BUILD_EXAMPLES))
+    return()
   endif()
   set(corpus ${CMAKE_CURRENT_BINARY_DIR}/${name}-corpus)
   add_test(NAME fuzz.${name}.seed COMMAND ${name} -merilo_seed=${corpus})
