@@ -11,7 +11,7 @@
 // Example:
 //
 //   merilo::core::Hash128 fp = merilo::core::hash128_of(world);
-//   std::uint64_t h = merilo::core::hash64_of(model, seed, scratch);
+//   std::uint64_t h = merilo::core::hash64(bytes.data(), bytes.size(), seed);
 #ifndef MERILO_CORE_HASH_HPP
 #define MERILO_CORE_HASH_HPP
 
