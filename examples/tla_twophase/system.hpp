@@ -31,8 +31,9 @@
 // reachable worlds and keeps every rule. `Symmetry::rms` gives the adapter
 // a `canonical()` that sorts the RMs' slots (state, tmPrepared bit,
 // "prepared" message bit), so the explorer stores one world per renaming
-// class: 288 -> 40 at 3 RMs, 8,832 -> 138 at 5, 10,340,352 -> 1,341 at 9
-// (docs/benchmarks.md); its traces are still concrete steps of named RMs.
+// class: 288 -> 80 at 3 RMs, 8,832 -> 314 at 5, 10,340,352 -> 2,232 at 9,
+// 6,656 at 12 (docs/benchmarks.md); its traces are still concrete steps of
+// named RMs.
 //
 // Two sometimes properties (merilo/explore/sometimes.hpp) make sure the
 // invariant is put to the test: some RM commits (first at depth 2N + 2),
