@@ -123,7 +123,8 @@ TEST(Symmetry, ACanonicalWorldThatBreaksAnInvariantTheWorldKeepsIsAUsageError) {
 TEST(Symmetry, ACanonicalWorldThatShowsAnotherTupleIsAUsageError) {
   PairNamedTuple sys;
   const ex::ExploreResult r = ex::explore(sys, quiet(100, ex::Mode::restore));
-  EXPECT_NE(r.error.find("tuple() is \"full open\" in w but \"open full\" in canonical(w)"),
+  EXPECT_NE(r.error.find("tuple() is \"full open\" in w but \"open full\" in canonical(w) (w "
+                         "is the world the trace {0, 0, 0} reaches)"),
             std::string::npos)
       << r.error;
 }
