@@ -63,8 +63,11 @@ class MpiSession {
  public:
   /// Initializes MPI with the program's arguments (mpirun's are removed).
   MpiSession(int& argc, char**& argv);
+  /// Finalizes MPI if this session initialized it.
   ~MpiSession();
+  /// One session per process: not copyable.
   MpiSession(const MpiSession&) = delete;
+  /// One session per process: not assignable.
   MpiSession& operator=(const MpiSession&) = delete;
   /// This process's rank.
   [[nodiscard]] unsigned rank() const;
