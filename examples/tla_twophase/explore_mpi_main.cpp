@@ -43,14 +43,22 @@ int main(int argc, char** argv) {
   const bool bug = flag == "--bug";
   const bool in_process = flag == "--in-process";
   switch (rms) {
-    case 3: return run<3>(bug, in_process);
-    case 5: return run<5>(bug, in_process);
-    case 7: return run<7>(bug, in_process);
-    case 8: return run<8>(bug, in_process);
-    case 9: return run<9>(bug, in_process);
-    case 10: return run<10>(bug, in_process);
-    case 11: return run<11>(bug, in_process);
-    case 12: return run<12>(bug, in_process);
+    case 3:
+      return run<3>(bug, in_process);
+    case 5:
+      return run<5>(bug, in_process);
+    case 7:
+      return run<7>(bug, in_process);
+    case 8:
+      return run<8>(bug, in_process);
+    case 9:
+      return run<9>(bug, in_process);
+    case 10:
+      return run<10>(bug, in_process);
+    case 11:
+      return run<11>(bug, in_process);
+    case 12:
+      return run<12>(bug, in_process);
     default:
       if (session.rank() == 0) {
         std::fprintf(stderr, "tla_twophase_mpi: RMs must be 3, 5, 7, 8, 9, 10, 11 or 12, not %s\n",

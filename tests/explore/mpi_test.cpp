@@ -11,8 +11,8 @@
 #include <merilo/explore/mpi.hpp>
 #include <merilo/explore/replay.hpp>
 
-#include "fixtures.hpp"
 #include <tla_twophase/system.hpp>
+#include "fixtures.hpp"
 
 namespace {
 
@@ -61,7 +61,9 @@ class Stuckish {
   };
   void reset() { w_ = {}; }
   [[nodiscard]] std::size_t kinds() const { return 3; }
-  [[nodiscard]] bool enabled(ex::Kind k) const { return w_.c[k] < 3 && !(w_.c[0] == 2 && w_.c[1] == 2); }
+  [[nodiscard]] bool enabled(ex::Kind k) const {
+    return w_.c[k] < 3 && !(w_.c[0] == 2 && w_.c[1] == 2);
+  }
   ex::Status apply(ex::Kind k) {
     ++w_.c[k];
     return {};
@@ -148,9 +150,11 @@ TEST(ExploreMpi, ReportsAnApplyErrorOnTheInProcessTrace) {
 TEST(ExploreMpi, RefusesOptionsItCannotRun) {
   fixtures::Grid g;
   EXPECT_NE(ex::explore_mpi(g, {}).search.error.find("max_states is required"), std::string::npos);
-  EXPECT_NE(ex::explore_mpi(g, {.max_states = 10, .threads = 2}).search.error.find("one thread per rank"),
-            std::string::npos);
-  EXPECT_NE(ex::explore_mpi(g, {.max_states = 10, .mode = ex::Mode::replay}).search.error.find("Mode::restore"),
+  EXPECT_NE(
+      ex::explore_mpi(g, {.max_states = 10, .threads = 2}).search.error.find("one thread per rank"),
+      std::string::npos);
+  EXPECT_NE(ex::explore_mpi(g, {.max_states = 10, .mode = ex::Mode::replay})
+                .search.error.find("Mode::restore"),
             std::string::npos);
   fixtures::ReplayOnlyCounters<2, 2> replay_only;
   EXPECT_NE(ex::explore_mpi(replay_only, {.max_states = 10}).search.error.find("Restorable"),

@@ -77,9 +77,9 @@ struct Event {
   /// bound's `order_key * 2` (at the same key the bound comes first).
   std::uint64_t order = kNone;
   ViolationKind kind = ViolationKind::none;  // none: the bound
-  bool stored = false;      // a new world that is stored (a broken invariant)
-  Node at;                  // the frontier world (its problem) or the step's parent
-  std::uint32_t step = 0;   // the kind taken from `at`, for a successor
+  bool stored = false;                       // a new world that is stored (a broken invariant)
+  Node at;                 // the frontier world (its problem) or the step's parent
+  std::uint32_t step = 0;  // the kind taken from `at`, for a successor
   std::string invariant;
   std::string detail;
   [[nodiscard]] bool found() const noexcept { return order != kNone; }

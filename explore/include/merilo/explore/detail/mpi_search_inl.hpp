@@ -72,9 +72,9 @@ class MpiSearch {
  private:
   // A successor new to this rank in the current level.
   struct Pending {
-    std::uint64_t key;            // order_key(parent gid, kind), the least seen
-    std::uint64_t gid = kNone;    // set by number()
-    std::uint32_t parent_local;   // the parent, on rank parent_rank
+    std::uint64_t key;           // order_key(parent gid, kind), the least seen
+    std::uint64_t gid = kNone;   // set by number()
+    std::uint32_t parent_local;  // the parent, on rank parent_rank
     std::uint32_t parent_rank;
     std::uint32_t tuple = kNoTuple;  // index into level_tuples_, when new
     W world;
@@ -127,7 +127,9 @@ class MpiSearch {
       }
       return true;
     } catch (...) {
-      result_.violation = Violation{ViolationKind::crash, {}, {},
+      result_.violation = Violation{ViolationKind::crash,
+                                    {},
+                                    {},
                                     core::crash_detail("world/tuple", std::current_exception())};
       return false;
     }
@@ -153,8 +155,9 @@ class MpiSearch {
       if (begin < own) frontier_.release(begin);
       expanded += std::min<std::size_t>(kSlice, own > begin ? own - begin : 0);
       const std::uint64_t all = sum(expanded);
-      log_.progress({static_cast<std::size_t>(states_), level, static_cast<std::size_t>(level_size_),
-                     static_cast<std::size_t>(all), own_bytes()});
+      log_.progress({static_cast<std::size_t>(states_), level,
+                     static_cast<std::size_t>(level_size_), static_cast<std::size_t>(all),
+                     own_bytes()});
     }
     const std::uint64_t fresh = number(first_gid);
     return settle(level, first_gid, fresh);
@@ -177,8 +180,12 @@ class MpiSearch {
   void failure(std::uint64_t key, std::uint32_t local, Violation& v, bool stored) {
     const std::uint64_t order = key * 2 + 1;
     if (order >= event_.order) return;
-    event_ = Event{order,          v.kind,          stored,
-                   Node{me_, local}, kind_of_key(key), std::move(v.invariant),
+    event_ = Event{order,
+                   v.kind,
+                   stored,
+                   Node{me_, local},
+                   kind_of_key(key),
+                   std::move(v.invariant),
                    std::move(v.detail)};
   }
 
@@ -314,7 +321,9 @@ class MpiSearch {
       }
       p.tuple = note_tuple();
     } catch (...) {
-      broken_[at] = Violation{ViolationKind::crash, {}, {},
+      broken_[at] = Violation{ViolationKind::crash,
+                              {},
+                              {},
                               core::crash_detail("restore/tuple", std::current_exception())};
     }
   }
@@ -393,15 +402,20 @@ class MpiSearch {
       Violation copy = v;
       const std::uint64_t order = p.key * 2 + 1;
       if (order >= event_.order) continue;
-      event_ = Event{order, copy.kind, copy.kind == ViolationKind::invariant,
-                     Node{p.parent_rank, p.parent_local}, kind_of_key(p.key),
-                     std::move(copy.invariant), std::move(copy.detail)};
+      event_ = Event{order,
+                     copy.kind,
+                     copy.kind == ViolationKind::invariant,
+                     Node{p.parent_rank, p.parent_local},
+                     kind_of_key(p.key),
+                     std::move(copy.invariant),
+                     std::move(copy.detail)};
     }
     if (states_ + fresh > options_.max_states) {
       for (const Pending& p : pending_) {
         if (p.gid == options_.max_states && p.key * 2 < event_.order) {
-          event_ = Event{p.key * 2, ViolationKind::none, false,
-                         Node{p.parent_rank, p.parent_local}, 0, {}, {}};
+          event_ = Event{
+              p.key * 2, ViolationKind::none, false, Node{p.parent_rank, p.parent_local}, 0, {},
+              {}};
         }
       }
     }
@@ -425,7 +439,8 @@ class MpiSearch {
       // the slices before the problem's are stored.
       const std::uint64_t slice = first_gid + (p.order - first_gid) / kSlice * kSlice;
       const std::uint64_t cut = order_key(slice, 0) * 2;
-      stored = e.found() && e.order < cut ? states_at(e) : states_ + fresh_below(order_key(slice, 0));
+      stored =
+          e.found() && e.order < cut ? states_at(e) : states_ + fresh_below(order_key(slice, 0));
     } else if (e.found()) {
       stored = states_at(e);
     }
@@ -581,11 +596,11 @@ class MpiSearch {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   ExploreResult result_;
   Node root_;
-  std::uint64_t states_ = 0;      // stored, over every rank
-  std::uint64_t level_size_ = 0;  // the current frontier, over every rank
-  FingerprintTable visited_;      // this rank's shards only
-  ParentLinks links_;             // by local id; kind * ranks + parent rank
-  Frontier<W> frontier_{true};    // this rank's part, in id order
+  std::uint64_t states_ = 0;         // stored, over every rank
+  std::uint64_t level_size_ = 0;     // the current frontier, over every rank
+  FingerprintTable visited_;         // this rank's shards only
+  ParentLinks links_;                // by local id; kind * ranks + parent rank
+  Frontier<W> frontier_{true};       // this rank's part, in id order
   std::vector<std::uint64_t> gids_;  // the global id of each frontier world
   FingerprintShard local_;           // successors this slice has sent
   std::deque<Pending> pending_;
@@ -617,7 +632,8 @@ MpiResult explore_mpi(S& sys, const ExploreOptions& options) {
   MpiResult refused;
   std::string& error = refused.search.error;
   if (!detail::mpi::initialized()) {
-    error = "merilo: explore_mpi needs MPI initialized (make a merilo::explore::MpiSession in main)";
+    error =
+        "merilo: explore_mpi needs MPI initialized (make a merilo::explore::MpiSession in main)";
     return refused;
   }
   refused.ranks = detail::mpi::ranks();
@@ -627,8 +643,9 @@ MpiResult explore_mpi(S& sys, const ExploreOptions& options) {
   }
   core::EntryGuard guard;
   if constexpr (!Restorable<S>) {
-    error = "merilo: explore_mpi needs a Restorable system (restore(world)): worlds travel "
-            "between ranks as bytes";
+    error =
+        "merilo: explore_mpi needs a Restorable system (restore(world)): worlds travel "
+        "between ranks as bytes";
     return refused;
   } else {
     error = detail::check_options(options, true, true);
