@@ -9,7 +9,8 @@
 # builds of the libraries merilo links; the header-only ones, CLI11 and
 # nlohmann-json, serve both), coverage (gcovr), browser (Debian's chromium,
 # which the `browser` tests run headless on merilo-lincheck's HTML report and
-# explore's trace page), docs (Doxygen, and Python for its
+# explore's trace page), mpi (Open MPI, for explore_mpi and its tests;
+# optional: without it the rest builds), docs (Doxygen, and Python for its
 # Markdown filter, for `make docs`). Every package is from
 # Debian's archive; nothing is downloaded. A package named NAME:ARCH is
 # another architecture's build: as root, deps.sh adds ARCH to dpkg's
@@ -25,6 +26,7 @@ declare -A packages=(
   [coverage]="gcovr"
   [browser]="chromium"
   [docs]="doxygen python3"
+  [mpi]="libopenmpi-dev openmpi-bin"
 )
 
 missing=()
