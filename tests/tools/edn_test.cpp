@@ -69,7 +69,7 @@ TEST(Edn, RefusesWhatHistoriesDoNotUseNamingLineAndColumn) {
   EXPECT_EQ(parse_error("{:value 1.5}"),
             "line 1, column 9: `1.5` is not an integer: only integers are supported (no floats, "
             "ratios or radix numbers)");
-  EXPECT_EQ(parse_error("\n  #jepsen.history.Op{:type :ok}").substr(0, 59),
+  EXPECT_EQ(parse_error("\n  #jepsen.history.Op{:type :ok}").substr(0, 61),
             "line 2, column 3: the tagged literal #jepsen.history.Op is no");
   EXPECT_EQ(parse_error("#inst \"2020\"").substr(0, 47), "line 1, column 1: the tagged literal #inst is n");
   EXPECT_EQ(parse_error("[a]"),
