@@ -1,6 +1,7 @@
 // edn_history.cpp — the EDN reader of histories: the text parsed form by
-// form (edn.hpp), each event map turned into the JSON object EventReader
-// reads, in either layout (maps one after another, or one vector of maps).
+// form (edn.hpp), each event map's fields turned into the JSON values
+// EventReader reads, in either layout (maps one after another, or one
+// vector of maps).
 #include <iterator>
 #include <string>
 #include <utility>
@@ -64,14 +65,16 @@ std::optional<InputError> event(EventReader& reader, const edn::Value& v) {
     return at(v.at, fmt::format("expected a map (one event), got {} {}", edn::kind_name(v.kind),
                                 edn::shown(v, kMaxShown)));
   }
+  Event e;
   for (std::size_t i = 0; i < v.items.size(); i += 2) {
     const edn::Value& k = v.items[i];
     if (k.kind != edn::Kind::keyword) {
       return at(k.at, fmt::format("an event's keys are keywords (:type, :f, :value, ...), got {}",
                                   edn::shown(k, kMaxShown)));
     }
+    if (auto* s = e.slot(k.text)) *s = to_json(v.items[i + 1]);
   }
-  return reader.event(v.at.line, v.at.column, to_json(v));
+  return reader.event(v.at.line, v.at.column, std::move(e));
 }
 
 std::optional<InputError> fail(const edn::Error& e) { return at(e.at, e.message); }

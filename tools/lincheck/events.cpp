@@ -32,12 +32,11 @@ std::optional<InputError> EventReader::fail(std::string message) const {
   return InputError{line_, std::move(message), column_};
 }
 
-std::optional<InputError> EventReader::event(std::size_t line, std::size_t column,
-                                             const json& event) {
+std::optional<InputError> EventReader::event(std::size_t line, std::size_t column, Event event) {
   line_ = line;
   column_ = column;
   // Jepsen's nemesis (fault injection) events are not client operations.
-  if (auto p = event.find("process"); p != event.end() && p->is_string() && *p == "nemesis") {
+  if (event.process && event.process->is_string() && *event.process == "nemesis") {
     return std::nullopt;
   }
   std::uint64_t process = 0;
@@ -50,11 +49,11 @@ std::optional<InputError> EventReader::event(std::size_t line, std::size_t colum
   if (auto e = field_time(event, instant)) return e;
   if (auto e = field_index(event)) return e;
   std::optional<std::string> key;
-  json value = event.contains("value") ? event["value"] : json();
+  json value = event.value ? std::move(*event.value) : json();
   if (auto e = field_key(event, key, value)) return e;
   ++out_.events;
-  if (type == "invoke") return invoke(process, f, value, key, instant);
-  return complete(process, type, f, value, key, instant);
+  if (type == "invoke") return invoke(process, f, std::move(value), key, instant);
+  return complete(process, type, f, std::move(value), key, instant);
 }
 
 std::optional<InputError> EventReader::finish() {
@@ -68,10 +67,10 @@ std::optional<InputError> EventReader::finish() {
   return std::nullopt;
 }
 
-std::optional<InputError> EventReader::field_process(const json& event,
+std::optional<InputError> EventReader::field_process(const Event& event,
                                                      std::uint64_t& process) const {
-  const auto p = event.find("process");
-  if (p == event.end()) return fail(fmt::format("missing {}", name("process")));
+  const auto& p = event.process;
+  if (!p) return fail(fmt::format("missing {}", name("process")));
   if (!p->is_number_integer() || (!p->is_number_unsigned() && p->get<std::int64_t>() < 0)) {
     return fail(fmt::format("{} must be a non-negative integer (or {}), got {}", name("process"),
                             syntax_ == Syntax::json ? "\"nemesis\"" : ":nemesis", shown(*p)));
@@ -80,9 +79,9 @@ std::optional<InputError> EventReader::field_process(const json& event,
   return std::nullopt;
 }
 
-std::optional<InputError> EventReader::field_type(const json& event, std::string& type) const {
-  const auto t = event.find("type");
-  if (t == event.end()) return fail(fmt::format("missing {}", name("type")));
+std::optional<InputError> EventReader::field_type(const Event& event, std::string& type) const {
+  const auto& t = event.type;
+  if (!t) return fail(fmt::format("missing {}", name("type")));
   if (!t->is_string()) {
     return fail(fmt::format("{} must be a {}, got {}", name("type"),
                             syntax_ == Syntax::json ? "string" : "keyword", shown(*t)));
@@ -94,9 +93,9 @@ std::optional<InputError> EventReader::field_type(const json& event, std::string
   return std::nullopt;
 }
 
-std::optional<InputError> EventReader::field_f(const json& event, std::string& f) const {
-  const auto it = event.find("f");
-  if (it == event.end()) return fail(fmt::format("missing {}", name("f")));
+std::optional<InputError> EventReader::field_f(const Event& event, std::string& f) const {
+  const auto& it = event.f;
+  if (!it) return fail(fmt::format("missing {}", name("f")));
   if (!it->is_string()) {
     return fail(fmt::format("{} must be a {}, got {}", name("f"),
                             syntax_ == Syntax::json ? "string" : "keyword", shown(*it)));
@@ -109,9 +108,9 @@ std::optional<InputError> EventReader::field_f(const json& event, std::string& f
                           options_.model, one_of(options_.fs)));
 }
 
-std::optional<InputError> EventReader::field_time(const json& event, std::int64_t& instant) {
-  const auto t = event.find("time");
-  const bool has = t != event.end();
+std::optional<InputError> EventReader::field_time(const Event& event, std::int64_t& instant) {
+  const auto& t = event.time;
+  const bool has = t.has_value();
   if (line_index_ == 0) out_.timed = has;
   ++line_index_;
   if (has != out_.timed) {
@@ -136,9 +135,9 @@ std::optional<InputError> EventReader::field_time(const json& event, std::int64_
 }
 
 // Jepsen numbers events with "index"; it is read only to refuse a wrong one.
-std::optional<InputError> EventReader::field_index(const json& event) const {
-  const auto i = event.find("index");
-  if (i == event.end() || i->is_number_unsigned()) return std::nullopt;
+std::optional<InputError> EventReader::field_index(const Event& event) const {
+  const auto& i = event.index;
+  if (!i || i->is_number_unsigned()) return std::nullopt;
   if (i->is_number_integer() && i->get<std::int64_t>() >= 0) return std::nullopt;
   return fail(fmt::format("{} must be a non-negative integer, got {}", name("index"), shown(*i)));
 }
@@ -146,10 +145,10 @@ std::optional<InputError> EventReader::field_index(const json& event) const {
 // The key as JSON text: "1" (a string) and 1 (an integer) are different
 // keys, and each is shown as it was written. A jepsen.independent tuple
 // [key value] in "value" gives the key and leaves the value.
-std::optional<InputError> EventReader::field_key(const json& event, std::optional<std::string>& key,
+std::optional<InputError> EventReader::field_key(const Event& event, std::optional<std::string>& key,
                                                  json& value) const {
-  const auto k = event.find("key");
-  const bool has_key = k != event.end() && !k->is_null();
+  const auto& k = event.key;
+  const bool has_key = k && !k->is_null();
   const json* found = has_key ? &*k : nullptr;
   if (options_.independent) {
     if (has_key) {
@@ -181,7 +180,7 @@ std::optional<InputError> EventReader::field_key(const json& event, std::optiona
 }
 
 std::optional<InputError> EventReader::invoke(std::uint64_t process, const std::string& f,
-                                              const json& value,
+                                              json value,
                                               const std::optional<std::string>& key,
                                               std::int64_t instant) {
   Process& p = processes_[process];
@@ -203,7 +202,7 @@ std::optional<InputError> EventReader::invoke(std::uint64_t process, const std::
   RawOp op;
   op.process = process;
   op.f = f;
-  op.argument = value;
+  op.argument = std::move(value);
   op.key = key;
   op.invoked_at = instant;
   op.invoke_line = line_;
@@ -213,7 +212,7 @@ std::optional<InputError> EventReader::invoke(std::uint64_t process, const std::
 }
 
 std::optional<InputError> EventReader::complete(std::uint64_t process, const std::string& type,
-                                                const std::string& f, const json& value,
+                                                const std::string& f, json value,
                                                 const std::optional<std::string>& key,
                                                 std::int64_t instant) {
   auto it = processes_.find(process);
@@ -239,7 +238,7 @@ std::optional<InputError> EventReader::complete(std::uint64_t process, const std
   op.returned_at = instant;
   if (type == "ok") {
     op.completion = Completion::ok;
-    op.result = value;
+    op.result = std::move(value);
   } else if (type == "fail") {
     op.completion = Completion::fail;
   } else {

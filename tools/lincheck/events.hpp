@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "event.hpp"
 #include "history_file.hpp"
 
 namespace merilo::lincheck {
@@ -27,10 +28,9 @@ class EventReader {
   EventReader(const ReadOptions& options, Syntax syntax, RawHistory& out)
       : options_(options), syntax_(syntax), out_(out) {}
 
-  /// One event (an object with "process", "type", "f", maybe "value",
-  /// "key", "time", "index") found at `line` (and `column`, 0 if none).
-  [[nodiscard]] std::optional<InputError> event(std::size_t line, std::size_t column,
-                                                const nlohmann::json& event);
+  /// One event (with "process", "type", "f", maybe "value", "key",
+  /// "time", "index") found at `line` (and `column`, 0 if none).
+  [[nodiscard]] std::optional<InputError> event(std::size_t line, std::size_t column, Event event);
   /// The end of the input: an empty history is an error.
   [[nodiscard]] std::optional<InputError> finish();
 
@@ -42,18 +42,18 @@ class EventReader {
 
   [[nodiscard]] std::string name(const char* field) const;
   [[nodiscard]] std::optional<InputError> fail(std::string message) const;
-  std::optional<InputError> field_process(const nlohmann::json& event, std::uint64_t& process) const;
-  std::optional<InputError> field_type(const nlohmann::json& event, std::string& type) const;
-  std::optional<InputError> field_f(const nlohmann::json& event, std::string& f) const;
-  std::optional<InputError> field_time(const nlohmann::json& event, std::int64_t& instant);
-  std::optional<InputError> field_index(const nlohmann::json& event) const;
-  std::optional<InputError> field_key(const nlohmann::json& event, std::optional<std::string>& key,
+  std::optional<InputError> field_process(const Event& event, std::uint64_t& process) const;
+  std::optional<InputError> field_type(const Event& event, std::string& type) const;
+  std::optional<InputError> field_f(const Event& event, std::string& f) const;
+  std::optional<InputError> field_time(const Event& event, std::int64_t& instant);
+  std::optional<InputError> field_index(const Event& event) const;
+  std::optional<InputError> field_key(const Event& event, std::optional<std::string>& key,
                                       nlohmann::json& value) const;
   std::optional<InputError> invoke(std::uint64_t process, const std::string& f,
-                                   const nlohmann::json& value,
+                                   nlohmann::json value,
                                    const std::optional<std::string>& key, std::int64_t instant);
   std::optional<InputError> complete(std::uint64_t process, const std::string& type,
-                                     const std::string& f, const nlohmann::json& value,
+                                     const std::string& f, nlohmann::json value,
                                      const std::optional<std::string>& key, std::int64_t instant);
 
   const ReadOptions& options_;

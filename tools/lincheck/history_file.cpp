@@ -73,6 +73,7 @@ std::string short_reason(const json::exception& e) {
 std::optional<InputError> line(EventReader& reader, std::size_t number, const std::string& text) {
   if (text.find_first_not_of(" \t\r") == std::string::npos) return std::nullopt;
   auto fail = [&](std::string message) { return InputError{number, std::move(message)}; };
+  if (std::optional<Event> flat = scan_event(text)) return reader.event(number, 0, std::move(*flat));
   if (nesting(text) > kMaxDepth) {
     return fail(fmt::format("values nest deeper than {} levels of [ and {{", kMaxDepth));
   }
@@ -85,7 +86,7 @@ std::optional<InputError> line(EventReader& reader, std::size_t number, const st
     return fail(fmt::format("malformed JSON ({})", short_reason(e)));
   }
   if (!event.is_object()) return fail("expected a JSON object, one event per line");
-  return reader.event(number, 0, event);
+  return reader.event(number, 0, event_of(event));
 }
 
 }  // namespace
