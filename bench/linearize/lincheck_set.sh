@@ -47,7 +47,7 @@ for set in etcd kv; do
     exit 1
   fi
   # The slowest file, each in a process of its own (start-up included).
-  slow=""; max=0
+  slow=""; max=-1
   for f in "$work/$set"/*.jsonl; do
     /usr/bin/time -f "%e" -o "$work/one.time" "$lincheck" --model "$model" --timeout 60 "$f" \
       > /dev/null 2>&1 || true

@@ -225,6 +225,7 @@ std::optional<Error> Parser::collection(Value& out, Kind kind, char close, std::
   const Position opened = at_;
   const std::string_view open_text = kind == Kind::set ? "#{" : text_.substr(i_, 1);
   out.kind = kind;
+  if (kind == Kind::map) out.items.reserve(16);  // an event's fields, without regrowing
   take();
   for (;;) {
     if (auto e = skip_to_form(depth + 1)) return e;
@@ -248,20 +249,38 @@ std::optional<Error> Parser::collection(Value& out, Kind kind, char close, std::
     return fail(opened, fmt::format("this map has a key without a value ({} forms)",
                                     out.items.size()));
   }
-  if (kind == Kind::map || kind == Kind::set) {
-    // EDN forbids repeated keys and set elements; compare them written out.
-    std::set<std::string> seen;
-    const std::size_t step = kind == Kind::map ? 2 : 1;
-    for (std::size_t i = 0; i < out.items.size(); i += step) {
-      std::string written;
-      write(out.items[i], written, std::numeric_limits<std::size_t>::max());
-      if (!seen.insert(std::move(written)).second) {
-        return fail(out.items[i].at,
-                    fmt::format("{} {} appears twice in this {}",
-                                kind == Kind::map ? "the key" : "the element",
-                                shown(out.items[i], 40), kind == Kind::map ? "map" : "set"));
+  if (kind == Kind::map || kind == Kind::set) return unique(out);
+  return std::nullopt;
+}
+
+std::optional<Error> Parser::unique(const Value& out) const {
+  // EDN forbids repeated map keys and set elements. An event map's keys
+  // are a few keywords: compare those pairwise; anything else written out.
+  const std::size_t step = out.kind == Kind::map ? 2 : 1;
+  const std::size_t n = out.items.size() / step;
+  auto repeated = [&](std::size_t i) {
+    return fail(out.items[i].at,
+                fmt::format("{} {} appears twice in this {}",
+                            out.kind == Kind::map ? "the key" : "the element",
+                            shown(out.items[i], 40), out.kind == Kind::map ? "map" : "set"));
+  };
+  bool keywords = n <= 16;
+  for (std::size_t i = 0; keywords && i < out.items.size(); i += step) {
+    keywords = out.items[i].kind == Kind::keyword;
+  }
+  if (keywords) {
+    for (std::size_t i = step; i < out.items.size(); i += step) {
+      for (std::size_t j = 0; j < i; j += step) {
+        if (out.items[i].text == out.items[j].text) return repeated(i);
       }
     }
+    return std::nullopt;
+  }
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < out.items.size(); i += step) {
+    std::string written;
+    write(out.items[i], written, std::numeric_limits<std::size_t>::max());
+    if (!seen.insert(std::move(written)).second) return repeated(i);
   }
   return std::nullopt;
 }

@@ -95,6 +95,7 @@ class Parser {
   std::optional<Error> form(Value& out, std::size_t depth);
   std::optional<Error> collection(Value& out, Kind kind, char close, std::size_t depth);
   std::optional<Error> string(Value& out);
+  std::optional<Error> unique(const Value& out) const;
   std::optional<Error> token(Value& out);
   std::optional<Error> dispatch(Value& out, std::size_t depth);
   std::optional<Error> skip_to_form(std::size_t depth);

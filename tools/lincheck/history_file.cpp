@@ -5,6 +5,8 @@
 #include "events.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <string_view>
 #include <streambuf>
 #include <utility>
 
@@ -24,7 +26,7 @@ constexpr std::size_t kMaxDepth = 64;
 
 // The depth the brackets of `text` reach outside strings, stopping once it
 // passes kMaxDepth (the text need not be valid JSON).
-std::size_t nesting(const std::string& text) {
+std::size_t nesting(std::string_view text) {
   std::size_t depth = 0;
   std::size_t deepest = 0;
   bool in_string = false;
@@ -70,8 +72,8 @@ std::string short_reason(const json::exception& e) {
 }
 
 // One line of JSON Lines: blank, or one event.
-std::optional<InputError> line(EventReader& reader, std::size_t number, const std::string& text) {
-  if (text.find_first_not_of(" \t\r") == std::string::npos) return std::nullopt;
+std::optional<InputError> line(EventReader& reader, std::size_t number, std::string_view text) {
+  if (text.find_first_not_of(" \t\r") == std::string_view::npos) return std::nullopt;
   auto fail = [&](std::string message) { return InputError{number, std::move(message)}; };
   if (std::optional<Event> flat = scan_event(text)) return reader.event(number, 0, std::move(*flat));
   if (nesting(text) > kMaxDepth) {
@@ -79,7 +81,7 @@ std::optional<InputError> line(EventReader& reader, std::size_t number, const st
   }
   json event;
   try {
-    event = json::parse(text);
+    event = json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
     return fail(fmt::format("malformed JSON ({})", short_reason(e)));
   } catch (const json::exception& e) {  // a number too large for a double: 1e400
@@ -100,34 +102,40 @@ std::string InputError::text() const {
 std::optional<InputError> read_history(std::istream& in, const ReadOptions& options,
                                        RawHistory& out) {
   EventReader reader(options, Syntax::json, out);
+  // Read in blocks and cut lines with memchr (a loop over sbumpc cost more
+  // than parsing); `text` never holds more than one line of at most
+  // max_line_bytes plus one block.
+  constexpr std::size_t kBlock = std::size_t{64} << 10U;
   std::string text;
+  std::size_t start = 0;  // where the current line begins in `text`
   std::size_t number = 0;
-  for (;;) {
-    // Reads one line, never holding more than max_line_bytes of it.
-    text.clear();
-    bool any = false;
-    bool too_long = false;
-    std::streambuf* buf = in.rdbuf();
-    for (;;) {
-      const int c = buf->sbumpc();
-      if (c == std::char_traits<char>::eof()) break;
-      any = true;
-      if (c == '\n') break;
-      if (text.size() == options.max_line_bytes) {
-        too_long = true;
-        break;
-      }
-      text.push_back(static_cast<char>(c));
+  std::streambuf* buf = in.rdbuf();
+  auto too_long = [&] {
+    return InputError{number + 1,
+                      fmt::format("longer than {} bytes (raise --max-line-bytes if it is meant "
+                                  "to be)",
+                                  options.max_line_bytes)};
+  };
+  bool eof = false;
+  while (!eof || start < text.size()) {
+    const char* from = text.data() + start;
+    const auto* nl = static_cast<const char*>(std::memchr(from, '\n', text.size() - start));
+    if (nl == nullptr && !eof) {
+      if (text.size() - start > options.max_line_bytes) return too_long();
+      text.erase(0, start);
+      start = 0;
+      const std::size_t had = text.size();
+      text.resize(had + kBlock);
+      const std::streamsize got = buf == nullptr ? 0 : buf->sgetn(text.data() + had, kBlock);
+      text.resize(had + static_cast<std::size_t>(std::max<std::streamsize>(got, 0)));
+      eof = got <= 0;
+      continue;
     }
-    if (!any) break;
+    const std::size_t end = nl != nullptr ? static_cast<std::size_t>(nl - text.data()) : text.size();
+    if (end - start > options.max_line_bytes) return too_long();
     ++number;
-    if (too_long) {
-      return InputError{number,
-                        fmt::format("longer than {} bytes (raise --max-line-bytes if it is meant "
-                                    "to be)",
-                                    options.max_line_bytes)};
-    }
-    if (auto e = line(reader, number, text)) return e;
+    if (auto e = line(reader, number, std::string_view(text).substr(start, end - start))) return e;
+    start = nl != nullptr ? end + 1 : end;
   }
   return reader.finish();
 }
