@@ -138,8 +138,9 @@ int main(int argc, char** argv) {
   const std::string one =
       "{\"process\": 0, \"type\": \"invoke\", \"f\": \"write\", \"value\": 1}\n"
       "{\"process\": 0, \"type\": \"ok\", \"f\": \"write\", \"value\": 1}\n";
-  std::printf("| history | format | operations | bytes | read µs | convert + check + print µs | "
-              "run() µs |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
+  std::printf(
+      "| history | format | operations | bytes | read µs | convert + check + print µs | "
+      "run() µs |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
   if (only.empty() || only == "jsonl") row("register, 5 processes", jsonl, "jsonl", runs);
   if (only.empty() || only == "edn") row("register, 5 processes", to_edn(jsonl), "edn", runs);
   if (only.empty() || only == "one") row("one operation", one, "jsonl", runs);

@@ -71,13 +71,16 @@ TEST(Edn, RefusesWhatHistoriesDoNotUseNamingLineAndColumn) {
             "ratios or radix numbers)");
   EXPECT_EQ(parse_error("\n  #jepsen.history.Op{:type :ok}").substr(0, 61),
             "line 2, column 3: the tagged literal #jepsen.history.Op is no");
-  EXPECT_EQ(parse_error("#inst \"2020\"").substr(0, 47), "line 1, column 1: the tagged literal #inst is n");
+  EXPECT_EQ(parse_error("#inst \"2020\"").substr(0, 47),
+            "line 1, column 1: the tagged literal #inst is n");
   EXPECT_EQ(parse_error("[a]"),
             "line 1, column 2: unexpected symbol `a` (a history holds nil, true, false, integers, "
             "strings, keywords and collections)");
-  EXPECT_EQ(parse_error("\\c"), "line 1, column 1: characters (\\c) are not supported: write a string");
+  EXPECT_EQ(parse_error("\\c"),
+            "line 1, column 1: characters (\\c) are not supported: write a string");
   EXPECT_EQ(parse_error("1/2").substr(0, 30), "line 1, column 1: `1/2` is not");
-  EXPECT_EQ(parse_error("012"), "line 1, column 1: `012` has a leading zero, which EDN does not allow");
+  EXPECT_EQ(parse_error("012"),
+            "line 1, column 1: `012` has a leading zero, which EDN does not allow");
   EXPECT_EQ(parse_error("9223372036854775808"),
             "line 1, column 1: the integer `9223372036854775808` does not fit in 64 bits");
   EXPECT_EQ(parse_error("::a"), "line 1, column 1: auto-resolved keywords (`::a`) are not EDN");
@@ -92,7 +95,8 @@ TEST(Edn, RefusesBrokenStructureAtTheRightPlace) {
   EXPECT_EQ(parse_error("{:a 1\n :b"), "line 1, column 1: the `{` opened here is never closed");
   EXPECT_EQ(parse_error("[1 2}"),
             "line 1, column 5: expected `]` to close the `[` on line 1, column 1, found `}`");
-  EXPECT_EQ(parse_error("{:a 1 :b}"), "line 1, column 1: this map has a key without a value (3 forms)");
+  EXPECT_EQ(parse_error("{:a 1 :b}"),
+            "line 1, column 1: this map has a key without a value (3 forms)");
   EXPECT_EQ(parse_error("{:a 1 :a 2}"), "line 1, column 7: the key :a appears twice in this map");
   EXPECT_EQ(parse_error("#{1 1}"), "line 1, column 5: the element 1 appears twice in this set");
   EXPECT_EQ(parse_error("\"abc"), "line 1, column 1: the string opened here is never closed");

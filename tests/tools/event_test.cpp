@@ -22,7 +22,7 @@ using nlohmann::json;
 std::string fields(const Event& e) {
   std::string out;
   const std::pair<const char*, const std::optional<json>*> all[] = {
-      {"process", &e.process}, {"type", &e.type}, {"f", &e.f},         {"value", &e.value},
+      {"process", &e.process}, {"type", &e.type}, {"f", &e.f},        {"value", &e.value},
       {"key", &e.key},         {"time", &e.time}, {"index", &e.index}};
   for (const auto& [name, v] : all) {
     out += std::string(name) + "=" + (*v ? (*v)->dump() + ":" + (*v)->type_name() : "absent") + " ";
@@ -54,19 +54,19 @@ TEST(EventScan, ReadsFlatLinesAsTheJsonParserDoes) {
 
 TEST(EventScan, LeavesEverythingElseToTheParser) {
   for (const char* line : {
-           R"({"f": "a\"b"})",                 // an escape
-           "{\"f\": \"\xc3\xa9\"}",            // non-ASCII
-           R"({"value": 1.5})",                // a float
-           R"({"value": 1e3})",                // an exponent
+           R"({"f": "a\"b"})",                    // an escape
+           "{\"f\": \"\xc3\xa9\"}",               // non-ASCII
+           R"({"value": 1.5})",                   // a float
+           R"({"value": 1e3})",                   // an exponent
            R"({"value": 18446744073709551616})",  // beyond uint64
            R"({"value": -9223372036854775809})",  // beyond int64
-           R"({"value": 012})",                // a leading zero
-           R"({"value": {"a": 1}})",           // an object
-           R"({"f": "a", "f": "b"})",          // a repeated field
-           R"({"f": "a",})",                   // a trailing comma
-           R"({"f": "a"} x)",                  // text after the object
-           R"([1, 2])",                        // not an object
-           R"({"value": [[[[[[[[[1]]]]]]]]]})",  // nested past the fast depth
+           R"({"value": 012})",                   // a leading zero
+           R"({"value": {"a": 1}})",              // an object
+           R"({"f": "a", "f": "b"})",             // a repeated field
+           R"({"f": "a",})",                      // a trailing comma
+           R"({"f": "a"} x)",                     // text after the object
+           R"([1, 2])",                           // not an object
+           R"({"value": [[[[[[[[[1]]]]]]]]]})",   // nested past the fast depth
            R"({"value": nul})",
        }) {
     EXPECT_FALSE(scan_event(line)) << line;

@@ -83,7 +83,8 @@ Expanded expand(const std::vector<std::string>& arguments) {
     for (fs::directory_iterator it(a, ec), end; !ec && it != end; it.increment(ec)) {
       const fs::path& p = it->path();
       const std::string ext = p.extension().string();
-      if ((ext == ".jsonl" || ext == ".edn") && it->is_regular_file(ec)) found.push_back(p.string());
+      if ((ext == ".jsonl" || ext == ".edn") && it->is_regular_file(ec))
+        found.push_back(p.string());
     }
     if (ec) {
       e.error = fmt::format("cannot list {}: {}", core::printable(a), ec.message());
@@ -110,9 +111,9 @@ int run_files(const Args& args, const std::vector<std::string>& files, unsigned 
     try {
       promises[i].set_value(check_one(args, files[i]));
     } catch (const std::exception& e) {  // run() never throws; memory for the output might
-      promises[i].set_value(Outcome{kInternalError, "",
-                                    fmt::format("merilo-lincheck: internal error: {}\n",
-                                                core::printable(e.what()))});
+      promises[i].set_value(
+          Outcome{kInternalError, "",
+                  fmt::format("merilo-lincheck: internal error: {}\n", core::printable(e.what()))});
     }
   };
   auto work = [&] {

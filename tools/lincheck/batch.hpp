@@ -31,8 +31,8 @@ struct Expanded {
 /// line starts with the file's name. Returns the highest exit status of
 /// any file (kBadInput for a file that cannot be opened; the others are
 /// still checked). `jobs` must be at least 1.
-[[nodiscard]] int run_files(const Args& args, const std::vector<std::string>& files,
-                            unsigned jobs, std::ostream& out, std::ostream& err);
+[[nodiscard]] int run_files(const Args& args, const std::vector<std::string>& files, unsigned jobs,
+                            std::ostream& out, std::ostream& err);
 
 }  // namespace merilo::lincheck
 

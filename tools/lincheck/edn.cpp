@@ -83,7 +83,10 @@ void write(const Value& v, std::string& out, std::size_t max) {
     case Kind::list:
     case Kind::set:
     case Kind::map: {
-      const char* open = v.kind == Kind::vector ? "[" : v.kind == Kind::list ? "(" : v.kind == Kind::set ? "#{" : "{";
+      const char* open = v.kind == Kind::vector ? "["
+                         : v.kind == Kind::list ? "("
+                         : v.kind == Kind::set  ? "#{"
+                                                : "{";
       const char* close = v.kind == Kind::vector ? "]" : v.kind == Kind::list ? ")" : "}";
       out += open;
       for (std::size_t i = 0; i < v.items.size() && out.size() <= max; ++i) {
@@ -246,8 +249,8 @@ std::optional<Error> Parser::collection(Value& out, Kind kind, char close, std::
     if (auto e = form(out.items.back(), depth + 1)) return e;
   }
   if (kind == Kind::map && out.items.size() % 2 != 0) {
-    return fail(opened, fmt::format("this map has a key without a value ({} forms)",
-                                    out.items.size()));
+    return fail(opened,
+                fmt::format("this map has a key without a value ({} forms)", out.items.size()));
   }
   if (kind == Kind::map || kind == Kind::set) return unique(out);
   return std::nullopt;
@@ -368,7 +371,8 @@ std::optional<Error> Parser::string(Value& out) {
         break;
       }
       default:
-        return fail(escape, fmt::format("unknown escape \\{} in a string", core::printable({&e, 1})));
+        return fail(escape,
+                    fmt::format("unknown escape \\{} in a string", core::printable({&e, 1})));
     }
   }
 }
@@ -385,8 +389,8 @@ std::optional<Error> Parser::token(Value& out) {
     }
     for (const char c : name) {
       if (!keyword_char(c)) {
-        return fail(out.at, fmt::format("{} is not a keyword: {} cannot be part of one", backticked(t),
-                                        backticked({&c, 1})));
+        return fail(out.at, fmt::format("{} is not a keyword: {} cannot be part of one",
+                                        backticked(t), backticked({&c, 1})));
       }
     }
     out.kind = Kind::keyword;
@@ -412,14 +416,14 @@ std::optional<Error> Parser::token(Value& out) {
     }
     if (digits.empty()) return fail(out.at, fmt::format("{} is not an integer", backticked(t)));
     if (digits.size() > 1 && digits.front() == '0') {
-      return fail(out.at, fmt::format("{} has a leading zero, which EDN does not allow", backticked(t)));
+      return fail(out.at,
+                  fmt::format("{} has a leading zero, which EDN does not allow", backticked(t)));
     }
     const bool negative = t.front() == '-';
     // Accumulate as a magnitude in uint64 and check against int64's bounds.
-    const std::uint64_t limit = negative
-                                    ? std::uint64_t{1} << 63U
-                                    : static_cast<std::uint64_t>(
-                                          std::numeric_limits<std::int64_t>::max());
+    const std::uint64_t limit =
+        negative ? std::uint64_t{1} << 63U
+                 : static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
     std::uint64_t magnitude = 0;
     for (const char c : digits) {
       const auto d = static_cast<std::uint64_t>(c - '0');
@@ -429,8 +433,8 @@ std::optional<Error> Parser::token(Value& out) {
       magnitude = magnitude * 10 + d;
     }
     out.kind = Kind::integer;
-    out.integer = negative ? static_cast<std::int64_t>(0 - magnitude)
-                           : static_cast<std::int64_t>(magnitude);
+    out.integer =
+        negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
     return std::nullopt;
   }
   if (t.empty()) return fail(out.at, "unexpected character");
@@ -449,8 +453,10 @@ std::optional<Error> Parser::dispatch(Value& out, std::size_t depth) {
   while (end < text_.size() && !ends_token(text_[end])) ++end;
   const std::string_view tag = text_.substr(start, end - start);
   if (tag.empty() || !(std::isalpha(static_cast<unsigned char>(tag.front())) != 0)) {
-    const std::string_view shown_text = text_.substr(i_, std::min<std::size_t>(2, text_.size() - i_));
-    return fail(out.at, fmt::format("{} is not part of the EDN histories use", backticked(shown_text)));
+    const std::string_view shown_text =
+        text_.substr(i_, std::min<std::size_t>(2, text_.size() - i_));
+    return fail(out.at,
+                fmt::format("{} is not part of the EDN histories use", backticked(shown_text)));
   }
   if (tag.starts_with("jepsen")) {
     return fail(out.at,

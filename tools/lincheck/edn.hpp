@@ -46,9 +46,9 @@ enum class Kind : std::uint8_t { nil, boolean, integer, string, keyword, vector,
 
 /// One EDN value and where it starts.
 struct Value {
-  Kind kind = Kind::nil;   ///< What it is.
-  Position at;             ///< Where it starts.
-  bool boolean = false;    ///< Kind::boolean: the value.
+  Kind kind = Kind::nil;     ///< What it is.
+  Position at;               ///< Where it starts.
+  bool boolean = false;      ///< Kind::boolean: the value.
   std::int64_t integer = 0;  ///< Kind::integer: the value.
   /// Kind::string: the decoded text (UTF-8); Kind::keyword: the name without
   /// its colon (`:jepsen/op` is "jepsen/op").

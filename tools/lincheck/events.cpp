@@ -104,8 +104,8 @@ std::optional<InputError> EventReader::field_f(const Event& event, std::string& 
   for (const auto& known : options_.fs) {
     if (f == known) return std::nullopt;
   }
-  return fail(fmt::format("unknown f {} for the {} model (expected {})", shown(*it),
-                          options_.model, one_of(options_.fs)));
+  return fail(fmt::format("unknown f {} for the {} model (expected {})", shown(*it), options_.model,
+                          one_of(options_.fs)));
 }
 
 std::optional<InputError> EventReader::field_time(const Event& event, std::int64_t& instant) {
@@ -121,14 +121,17 @@ std::optional<InputError> EventReader::field_time(const Event& event, std::int64
   if (!has) return std::nullopt;
   if (!t->is_number_integer() ||
       (t->is_number_unsigned() &&
-       t->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))) {
-    return fail(fmt::format("{} must be an integer (nanoseconds), got {}", name("time"), shown(*t)));
+       t->get<std::uint64_t>() >
+           static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))) {
+    return fail(
+        fmt::format("{} must be an integer (nanoseconds), got {}", name("time"), shown(*t)));
   }
   instant = t->get<std::int64_t>();
   if (last_time_ && instant < *last_time_) {
-    return fail(fmt::format("time {} is earlier than the previous event's {} (events must be in "
-                            "real-time order)",
-                            instant, *last_time_));
+    return fail(
+        fmt::format("time {} is earlier than the previous event's {} (events must be in "
+                    "real-time order)",
+                    instant, *last_time_));
   }
   last_time_ = instant;
   return std::nullopt;
@@ -145,16 +148,18 @@ std::optional<InputError> EventReader::field_index(const Event& event) const {
 // The key as JSON text: "1" (a string) and 1 (an integer) are different
 // keys, and each is shown as it was written. A jepsen.independent tuple
 // [key value] in "value" gives the key and leaves the value.
-std::optional<InputError> EventReader::field_key(const Event& event, std::optional<std::string>& key,
+std::optional<InputError> EventReader::field_key(const Event& event,
+                                                 std::optional<std::string>& key,
                                                  json& value) const {
   const auto& k = event.key;
   const bool has_key = k && !k->is_null();
   const json* found = has_key ? &*k : nullptr;
   if (options_.independent) {
     if (has_key) {
-      return fail(fmt::format("has a {} field, but --independent takes the key from {} [key "
-                              "value]",
-                              name("key"), name("value")));
+      return fail(
+          fmt::format("has a {} field, but --independent takes the key from {} [key "
+                      "value]",
+                      name("key"), name("value")));
     }
     if (!value.is_array() || value.size() != 2) {
       return fail(fmt::format("--independent needs every {} to be a [key value] tuple, got {}",
@@ -164,9 +169,10 @@ std::optional<InputError> EventReader::field_key(const Event& event, std::option
     json k_value = value[0];
     value = std::move(inner);
     if (!k_value.is_string() && !k_value.is_number_integer()) {
-      return fail(fmt::format("the key of a [key value] tuple must be a string, keyword or "
-                              "integer, got {}",
-                              shown(k_value)));
+      return fail(
+          fmt::format("the key of a [key value] tuple must be a string, keyword or "
+                      "integer, got {}",
+                      shown(k_value)));
     }
     key = k_value.dump();
     return std::nullopt;
@@ -180,8 +186,7 @@ std::optional<InputError> EventReader::field_key(const Event& event, std::option
 }
 
 std::optional<InputError> EventReader::invoke(std::uint64_t process, const std::string& f,
-                                              json value,
-                                              const std::optional<std::string>& key,
+                                              json value, const std::optional<std::string>& key,
                                               std::int64_t instant) {
   Process& p = processes_[process];
   if (p.ended_line) {

@@ -50,8 +50,8 @@ class EventReader {
   std::optional<InputError> field_key(const Event& event, std::optional<std::string>& key,
                                       nlohmann::json& value) const;
   std::optional<InputError> invoke(std::uint64_t process, const std::string& f,
-                                   nlohmann::json value,
-                                   const std::optional<std::string>& key, std::int64_t instant);
+                                   nlohmann::json value, const std::optional<std::string>& key,
+                                   std::int64_t instant);
   std::optional<InputError> complete(std::uint64_t process, const std::string& type,
                                      const std::string& f, nlohmann::json value,
                                      const std::optional<std::string>& key, std::int64_t instant);

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <string_view>
 #include <streambuf>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -75,7 +75,8 @@ std::string short_reason(const json::exception& e) {
 std::optional<InputError> line(EventReader& reader, std::size_t number, std::string_view text) {
   if (text.find_first_not_of(" \t\r") == std::string_view::npos) return std::nullopt;
   auto fail = [&](std::string message) { return InputError{number, std::move(message)}; };
-  if (std::optional<Event> flat = scan_event(text)) return reader.event(number, 0, std::move(*flat));
+  if (std::optional<Event> flat = scan_event(text))
+    return reader.event(number, 0, std::move(*flat));
   if (nesting(text) > kMaxDepth) {
     return fail(fmt::format("values nest deeper than {} levels of [ and {{", kMaxDepth));
   }
@@ -131,7 +132,8 @@ std::optional<InputError> read_history(std::istream& in, const ReadOptions& opti
       eof = got <= 0;
       continue;
     }
-    const std::size_t end = nl != nullptr ? static_cast<std::size_t>(nl - text.data()) : text.size();
+    const std::size_t end =
+        nl != nullptr ? static_cast<std::size_t>(nl - text.data()) : text.size();
     if (end - start > options.max_line_bytes) return too_long();
     ++number;
     if (auto e = line(reader, number, std::string_view(text).substr(start, end - start))) return e;

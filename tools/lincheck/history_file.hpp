@@ -36,7 +36,7 @@ struct RawOp {
   std::int64_t invoked_at = 0;
   std::int64_t returned_at = 0;  ///< Meaningful for ok and fail.
   std::size_t invoke_line = 0;
-  std::size_t complete_line = 0;  ///< 0 when missing.
+  std::size_t complete_line = 0;    ///< 0 when missing.
   std::size_t invoke_column = 0;    ///< EDN: the invoke map's column (0 in JSON Lines).
   std::size_t complete_column = 0;  ///< EDN: the completion map's column (0 otherwise).
 };
@@ -51,8 +51,8 @@ struct RawHistory {
 
 /// A problem with the input, and where.
 struct InputError {
-  std::size_t line = 0;  ///< 0 when it concerns the whole input.
-  std::string message;   ///< What is wrong, without the place.
+  std::size_t line = 0;    ///< 0 when it concerns the whole input.
+  std::string message;     ///< What is wrong, without the place.
   std::size_t column = 0;  ///< EDN: the column too (0: the line says enough).
   /// "line L: message", "line L, column C: message" or the message alone.
   [[nodiscard]] std::string text() const;

@@ -210,8 +210,8 @@ struct PutTake {
 
 /// Reads `raw` as a put (its f is `put_f`) or a take from `container`; an
 /// error names the value of the wrong shape.
-std::optional<InputError> read_put_take(const RawOp& raw, const char* put_f,
-                                        const char* container, PutTake& out) {
+std::optional<InputError> read_put_take(const RawOp& raw, const char* put_f, const char* container,
+                                        PutTake& out) {
   out.put = raw.f == put_f;
   if (out.put) {
     const auto v = as_int(raw.argument);
@@ -301,8 +301,7 @@ struct BagAdapter {
             raw.invoke_line,
             fmt::format("the remove invoked here {}: the bag model cannot tell which element "
                         "it took, if any (only completed removes can be checked)",
-                        raw.completion == Completion::info ? "ended with info"
-                                                           : "never completed"),
+                        raw.completion == Completion::info ? "ended with info" : "never completed"),
             raw.invoke_column};
         return out;
     }
@@ -682,14 +681,16 @@ std::string check_args(const Args& args) {
   }
   if (args.max_line_bytes == 0) return "--max-line-bytes must be at least 1";
   if (args.format != "auto" && args.format != "jsonl" && args.format != "edn") {
-    return fmt::format("unknown --format \"{}\" (expected jsonl or edn; by default a file "
-                       "ending in .edn is EDN, anything else JSON Lines)",
-                       clipped(args.format, kMaxShown));
+    return fmt::format(
+        "unknown --format \"{}\" (expected jsonl or edn; by default a file "
+        "ending in .edn is EDN, anything else JSON Lines)",
+        clipped(args.format, kMaxShown));
   }
   if (args.initial && args.model != RegisterAdapter::kName) {
-    return fmt::format("--initial sets the register model's first value; the {} model starts "
-                       "empty",
-                       args.model);
+    return fmt::format(
+        "--initial sets the register model's first value; the {} model starts "
+        "empty",
+        args.model);
   }
   return {};
 }

@@ -1,8 +1,8 @@
 // main.cpp — merilo-lincheck: checks recorded histories (JSON Lines or EDN,
 // Jepsen's conventions) against a built-in model. Exit 0 linearizable,
 // 1 not, 2 undecided, 3 bad input, 4 internal error (the worst of all files).
-#include <iostream>
 #include <cstdint>
+#include <iostream>
 #include <string>
 #include <vector>
 
