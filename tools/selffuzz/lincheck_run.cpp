@@ -2,8 +2,12 @@
 // targets share (lincheck_run.hpp).
 #include "lincheck_run.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "lincheck.hpp"
@@ -33,6 +37,43 @@ void run_lincheck(const std::string& model, bool explain, std::size_t max_line_b
                  out.str().c_str(), err.str().c_str());
     std::abort();
   }
+}
+
+std::vector<std::string> lincheck_models() {
+  std::vector<std::string> out;
+  std::stringstream names(lincheck::model_names(",", ","));
+  for (std::string name; std::getline(names, name, ',');) out.push_back(name);
+  return out;
+}
+
+std::vector<std::vector<std::uint8_t>> history_seeds(const std::string& dir,
+                                                     const std::string& extension,
+                                                     std::uint8_t (*flags)(const std::string&)) {
+  const std::vector<std::string> names = lincheck_models();
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.is_regular_file() && entry.path().extension() == extension) {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<std::vector<std::uint8_t>> out;
+  for (const auto& file : files) {
+    const std::string name = file.filename().string();
+    std::uint8_t first = flags(name);
+    for (std::size_t m = 0; m < names.size(); ++m) {
+      if (name.starts_with(names[m] + "_")) first = static_cast<std::uint8_t>(first | m);
+    }
+    std::ifstream in(file, std::ios::binary);
+    const std::vector<std::uint8_t> text{std::istreambuf_iterator<char>(in),
+                                         std::istreambuf_iterator<char>()};
+    for (const std::uint8_t explain : {std::uint8_t{0}, kExplainBit}) {
+      std::vector<std::uint8_t> seed{static_cast<std::uint8_t>(first | explain)};
+      seed.insert(seed.end(), text.begin(), text.end());
+      out.push_back(std::move(seed));
+    }
+  }
+  return out;
 }
 
 }  // namespace merilo::selffuzz
