@@ -15,6 +15,7 @@
 #define MERILO_EXPLORE_DETAIL_MPI_SEARCH_INL_HPP
 
 #include <algorithm>
+#include <bit>  // std::countr_zero
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -31,6 +32,7 @@
 #include <merilo/core/reentry.hpp>
 #include <merilo/explore/detail/mpi_comm.hpp>
 #include <merilo/explore/detail/mpi_search.hpp>
+#include <merilo/explore/detail/sometimes.hpp>  // SometimesList
 #include <merilo/explore/replay.hpp>
 
 namespace merilo::explore::detail::mpi {
@@ -51,12 +53,16 @@ class MpiSearch {
       : sys_(sys),
         options_(options),
         stepper_(sys),
+        sometimes_(sys),
+        some_(sometimes_.names().size()),
         me_(rank()),
         ranks_(mpi::ranks()),
         links_(sys.kinds() * mpi::ranks()) {}
 
-  /// A usage error in the system's invariant list, or "".
-  [[nodiscard]] const std::string& error() const noexcept { return stepper_.error(); }
+  /// A usage error in the system's invariant or sometimes list, or "".
+  [[nodiscard]] const std::string& error() const noexcept {
+    return stepper_.error().empty() ? sometimes_.error() : stepper_.error();
+  }
 
   MpiResult run() {
     result_.require_complete = options_.require_complete;
@@ -77,6 +83,7 @@ class MpiSearch {
     std::uint32_t parent_local;  // the parent, on rank parent_rank
     std::uint32_t parent_rank;
     std::uint32_t tuple = kNoTuple;  // index into level_tuples_, when new
+    std::uint64_t reached = 0;       // the sometimes properties it satisfies
     W world;
   };
   static constexpr std::uint32_t kNoTuple = 0xFFFFFFFFU;
@@ -90,6 +97,12 @@ class MpiSearch {
   struct TupleAt {
     std::uint64_t gid;
     std::uint32_t local;
+  };
+  // The least id of a stored world satisfying one sometimes property.
+  struct SomeAt {
+    std::uint64_t gid = kNone;
+    std::uint64_t depth = 0;
+    std::uint32_t local = 0;
   };
 
   [[nodiscard]] bool sampled(std::uint64_t gid) const noexcept {
@@ -120,6 +133,7 @@ class MpiSearch {
         std::string tuple = sys_.tuple();
         if constexpr (TupleKeyed<S>) known_keys_.emplace(sys_.tuple_key(), tuple);
         tuples_.emplace(std::move(tuple), TupleAt{0, 0});
+        note_some(sometimes_.satisfied(sys_, sometimes_.all()), 0, 0, 0);
       }
       if (initial.found()) {
         result_.violation = std::move(initial);
@@ -127,10 +141,11 @@ class MpiSearch {
       }
       return true;
     } catch (...) {
-      result_.violation = Violation{ViolationKind::crash,
-                                    {},
-                                    {},
-                                    core::crash_detail("world/tuple", std::current_exception())};
+      result_.violation =
+          Violation{ViolationKind::crash,
+                    {},
+                    {},
+                    core::crash_detail("world/tuple/sometimes", std::current_exception())};
       return false;
     }
   }
@@ -302,7 +317,7 @@ class MpiSearch {
           continue;
         }
         const auto at = static_cast<std::uint32_t>(pending_.size());
-        pending_.push_back(Pending{key, kNone, parent_local, r, kNoTuple, world});
+        pending_.push_back(Pending{key, kNone, parent_local, r, kNoTuple, 0, world});
         fps_.push_back(fp);
         index_.add(at);
         check(at);
@@ -320,11 +335,13 @@ class MpiSearch {
         if (broken_[at].kind != ViolationKind::invariant) return;
       }
       p.tuple = note_tuple();
+      p.reached = sometimes_.satisfied(sys_, sometimes_.all());
     } catch (...) {
-      broken_[at] = Violation{ViolationKind::crash,
-                              {},
-                              {},
-                              core::crash_detail("restore/tuple", std::current_exception())};
+      broken_[at] =
+          Violation{ViolationKind::crash,
+                    {},
+                    {},
+                    core::crash_detail("restore/tuple/sometimes", std::current_exception())};
     }
   }
 
@@ -434,6 +451,7 @@ class MpiSearch {
     const Event e = first_event(fresh);
     const Event p = agree(problem_, &bytes_sent_);
     std::uint64_t stored = states_ + fresh;
+    committing_depth_ = level + 1;
     if (p.found()) {
       // The in-process explorer merges a slice before it expands the next:
       // the slices before the problem's are stored.
@@ -490,6 +508,7 @@ class MpiSearch {
         level_tuples_[p.tuple].gid = p.gid;
         level_tuples_[p.tuple].local = local;
       }
+      note_some(p.reached, p.gid, committing_depth_, local);
     }
     for (LevelTuple& t : level_tuples_) {
       if (t.gid == kNone) continue;
@@ -511,6 +530,56 @@ class MpiSearch {
     level_names_.clear();
     event_ = Event{};
     problem_ = Event{};
+  }
+
+  // Keeps `gid` (stored as `local`, at `depth`) as the least id satisfying
+  // each property in `mask`, when it is below the one kept.
+  void note_some(std::uint64_t mask, std::uint64_t gid, std::uint64_t depth, std::uint32_t local) {
+    for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1) {
+      SomeAt& at = some_[static_cast<std::size_t>(std::countr_zero(rest))];
+      if (gid < at.gid) at = SomeAt{gid, depth, local};
+    }
+  }
+
+  // Each sometimes property's least stored id over every rank, its depth,
+  // and (with sometimes_traces) its path: the in-process explorer's report.
+  void gather_sometimes() {
+    if (some_.empty()) return;
+    Bytes mine;
+    Writer w(mine);
+    for (const SomeAt& at : some_) {
+      w.put(at.gid);
+      w.put(at.depth);
+      w.put(at.local);
+    }
+    std::vector<std::pair<SomeAt, unsigned>> best(some_.size(), {SomeAt{}, 0U});
+    const std::vector<Bytes> all = gather_all(mine);
+    for (unsigned r = 0; r < ranks_; ++r) {
+      Reader rd(all[r]);
+      for (auto& [at, rank_of] : best) {
+        SomeAt got;
+        got.gid = rd.get<std::uint64_t>();
+        got.depth = rd.get<std::uint64_t>();
+        got.local = rd.get<std::uint32_t>();
+        if (got.gid < at.gid) at = got, rank_of = r;
+      }
+    }
+    std::vector<Node> q;
+    for (std::size_t i = 0; i < best.size(); ++i) {
+      const auto& [at, rank_of] = best[i];
+      SometimesReport report{sometimes_.names()[i],
+                             at.gid != kNone,
+                             static_cast<std::size_t>(at.gid != kNone ? at.depth : 0),
+                             {}};
+      result_.sometimes.push_back(std::move(report));
+      if (at.gid != kNone && options_.sometimes_traces) q.push_back(Node{rank_of, at.local});
+    }
+    if (q.empty()) return;
+    std::vector<Trace> traces = paths(links_, q, root_, ranks_, &bytes_sent_);
+    std::size_t next = 0;
+    for (SometimesReport& report : result_.sometimes) {
+      if (report.reached) report.trace = std::move(traces[next++]);
+    }
   }
 
   Trace trace_to(const Node& n) { return paths(links_, {n}, root_, ranks_, &bytes_sent_).front(); }
@@ -552,6 +621,7 @@ class MpiSearch {
 
   MpiResult finish() {
     gather_tuples();
+    gather_sometimes();
     MpiResult out;
     out.ranks = ranks_;
     result_.steps = sum(steps_);
@@ -589,6 +659,9 @@ class MpiSearch {
   S& sys_;
   const ExploreOptions& options_;
   Stepper<S> stepper_;
+  SometimesList<S> sometimes_;
+  std::vector<SomeAt> some_;            // by property
+  std::uint64_t committing_depth_ = 0;  // the depth of the worlds commit() stores
   unsigned me_;
   unsigned ranks_;
   MpiLog log_{me_ == 0 && !options_.quiet ? (options_.log != nullptr ? options_.log : stderr)
@@ -646,6 +719,11 @@ MpiResult explore_mpi(S& sys, const ExploreOptions& options) {
     error =
         "merilo: explore_mpi needs a Restorable system (restore(world)): worlds travel "
         "between ranks as bytes";
+    return refused;
+  } else if constexpr (Symmetric<S>) {
+    error =
+        "merilo: explore_mpi does not reduce by symmetry yet (the system has canonical()); "
+        "explore() does";
     return refused;
   } else {
     error = detail::check_options(options, true, true);
