@@ -24,7 +24,14 @@ std::string everything(const ex::ExploreResult& r) {
                     " states=" + std::to_string(r.states) + " depth=" + std::to_string(r.depth) +
                     "\nviolation: " + r.violation.describe() + "\ntrace:";
   for (ex::Kind k : r.violation.trace) out += " " + std::to_string(k);
-  out += "\ntuples:\n";
+  out += "\nsometimes:\n";
+  for (const ex::SometimesReport& p : r.sometimes) {
+    out += "  " + p.name + " reached=" + std::to_string(p.reached) +
+           " depth=" + std::to_string(p.depth) + " <-";
+    for (ex::Kind k : p.trace) out += " " + std::to_string(k);
+    out += "\n";
+  }
+  out += "tuples:\n";
   for (std::size_t i = 0; i < r.tuples.size(); ++i) {
     out += "  " + r.tuples[i] + " <-";
     for (ex::Kind k : r.tuple_traces[i]) out += " " + std::to_string(k);
@@ -115,6 +122,24 @@ TEST(ExploreMpi, CountsTwoPhaseWithSevenRmsAsTheInProcessExplorerDoes) {
   if (r.ranks > 1) {
     EXPECT_GT(r.bytes_sent, 0U);
   }
+}
+
+TEST(ExploreMpi, ReportsSometimesPropertiesAsTheInProcessExplorerDoes) {
+  // Each property's depth and shortest trace; a bounded search that stops
+  // before "every RM commits" leaves it unreached in both.
+  const ex::MpiResult r =
+      expect_same(tla_twophase::System<5>{}, {.max_states = 1'000'000, .sometimes_traces = true});
+  ASSERT_EQ(r.search.sometimes.size(), 2U);
+  EXPECT_TRUE(r.search.sometimes[0].reached);
+  EXPECT_FALSE(r.search.sometimes[0].trace.empty());
+  EXPECT_TRUE(r.search.sometimes[1].reached);
+  expect_same(tla_twophase::System<5>{}, {.max_states = 200, .sometimes_traces = true});
+}
+
+TEST(ExploreMpi, RefusesASymmetricSystem) {
+  tla_twophase::System<3, tla_twophase::Bug::none, tla_twophase::Symmetry::rms> sys;
+  const ex::MpiResult r = ex::explore_mpi(sys, {.max_states = 1000, .quiet = true});
+  EXPECT_NE(r.search.error.find("symmetry"), std::string::npos) << r.search.error;
 }
 
 TEST(ExploreMpi, FindsTheSeededEarlyCommitOnTheInProcessTrace) {
