@@ -177,7 +177,7 @@ class alignas(64) Expander {
       enabled_count_ = 0;
       for (Kind k = 0; k < kinds; ++k) {
         enabled_[enabled_count_] = k;
-        enabled_count_ += sys_->enabled(k) ? 1 : 0;
+        enabled_count_ += static_cast<std::size_t>(sys_->enabled(k));
       }
       if (enabled_count_ == 0 && !sys_->settled()) {
         out.problem = FrontierProblem{ViolationKind::deadlock, index, std::string(kDeadlockDetail)};

@@ -7,7 +7,9 @@
 // table shards (so the first occurrence of each world, in an order that does
 // not depend on the thread count, is the one marked new); then one pass in
 // the same order gives the new worlds their ids. Ids, traces and the first
-// violation are therefore the same for any number of threads.
+// violation are therefore the same for any number of threads. (On one
+// thread the worker inserts as it expands, in that same order, and the
+// insert pass is skipped.)
 //
 // The parts, one job per header: chunk.hpp (what a chunk's expansion
 // produces), expander.hpp (a worker's expansion), threads.hpp (running a job
