@@ -9,7 +9,6 @@
 #include <merilo/explore/explore.hpp>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -18,6 +17,7 @@
 
 #include <sys/resource.h>
 
+#include <fixtures.hpp>
 #include <order/system.hpp>
 #include <tla_twophase/system.hpp>
 
@@ -25,30 +25,9 @@ namespace {
 
 namespace ex = merilo::explore;
 
-// N counters 0..K, every counter independent: (K+1)^N worlds.
-template <std::size_t N, std::uint32_t K>
-class Counters {
- public:
-  struct World {
-    std::array<std::uint8_t, N> v{};
-  };
-  void reset() { w_ = {}; }
-  [[nodiscard]] std::size_t kinds() const { return N; }
-  [[nodiscard]] bool enabled(ex::Kind k) const { return w_.v[k] < K; }
-  ex::Status apply(ex::Kind k) {
-    ++w_.v[k];
-    return {};
-  }
-  [[nodiscard]] const World& world() const { return w_; }
-  [[nodiscard]] std::string tuple() const { return w_.v[0] == K ? "full" : "open"; }
-  [[nodiscard]] bool settled() const { return true; }
-  [[nodiscard]] std::string describe(ex::Kind k) const { return "inc " + std::to_string(k); }
-  [[nodiscard]] std::array<ex::Invariant<Counters>, 0> invariants() const { return {}; }
-  void restore(const World& w) { w_ = w; }
-
- private:
-  World w_{};
-};
+// N counters 0..K, every counter independent: (K+1)^N worlds (the
+// explorer tests' fixture, tests/explore/fixtures.hpp).
+using fixtures::Counters;
 
 struct Row {
   double seconds;

@@ -12,6 +12,10 @@
 # (wall and CPU seconds, peak RSS). Prints one Markdown row per tool and N
 # (the last round; the per-round lines go to stderr), with the load average
 # at the start: the machine is shared, so compare ratios, not seconds.
+# The limit row: bench_bare_bfs beside BENCH_EXPLORE (a hand-packed
+# one-thread BFS of TwoPhase, bench/explore/bench_bare_bfs.cpp) runs too
+# when it is there. BEFORE=path/to/an/older/bench_explore adds its 1- and
+# 2-thread rows, for a before/after table from one run.
 set -euo pipefail
 bench=${1:?usage: compare.sh path/to/bench_explore [RMS...]}
 "$(dirname "$0")/../require_optimized.sh" "$bench"
@@ -48,14 +52,24 @@ run_spin() {  # N flavour
   read -r _ secs user sys rss < <(grep '^TIME' "$work/$n-$flavour/time")
   echo "spin-$flavour ${states:-?} $secs $(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}') $rss"
 }
-run_merilo() {  # N threads
-  local n=$1 t=$2 line states secs user sys rss
-  line=$(/usr/bin/time -f "TIME %e %U %S %M" "$bench" --twophase "$n" "$t" 2> "$work/merilo-time")
+run_merilo() {  # N threads [binary]
+  local n=$1 t=$2 bin=${3:-$bench} line states secs user sys rss
+  line=$(/usr/bin/time -f "TIME %e %U %S %M" "$bin" --twophase "$n" "$t" 2> "$work/merilo-time")
   states=$(echo "$line" | awk '{print $2}')
   read -r _ secs user sys rss < <(grep '^TIME' "$work/merilo-time")
   grep 'complete=' "$work/merilo-time" >&2 || true  # its own summary: B/state
   echo "merilo-$t ${states:-?} $secs $(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}') $rss"
 }
+run_bare() {  # N
+  local n=$1 line states secs user sys rss
+  line=$(/usr/bin/time -f "TIME %e %U %S %M" "$bare" "$n" 2> "$work/bare-time")
+  states=$(echo "$line" | awk '{print $2}')
+  read -r _ secs user sys rss < <(grep '^TIME' "$work/bare-time")
+  echo "bare ${states:-?} $secs $(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}') $rss"
+}
+bare=$(dirname "$bench")/bench_bare_bfs
+before=${BEFORE:-}
+[ -z "$before" ] || "$(dirname "$0")/../require_optimized.sh" "$before"
 
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 echo
@@ -64,6 +78,8 @@ echo "|---|---|---|---|---|---|---|---|---|"
 for n in "${rms[@]}"; do
   build_spin "$n" plain
   tools=(merilo-1 spin-plain merilo-2)
+  [ ! -x "$bare" ] || tools+=(bare)
+  [ -z "$before" ] || tools+=(before-1 before-2)
   if [ "$n" -le "$collapse_max" ]; then
     build_spin "$n" collapse -DCOLLAPSE
     tools+=(spin-collapse)
@@ -73,6 +89,8 @@ for n in "${rms[@]}"; do
     for tool in "${tools[@]}"; do
       case $tool in
         merilo-*) row=$(run_merilo "$n" "${tool#merilo-}") ;;
+        before-*) row=$(run_merilo "$n" "${tool#before-}" "$before" | sed 's/^merilo/before/') ;;
+        bare) row=$(run_bare "$n") ;;
         spin-*) row=$(run_spin "$n" "${tool#spin-}") ;;
       esac
       echo "round $round, $n RMs: $row" >&2
@@ -80,12 +98,15 @@ for n in "${rms[@]}"; do
     done
   done
   spin_wall=$(echo "${last[spin-plain]}" | awk '{print $3}')
-  for tool in merilo-1 merilo-2 spin-plain spin-collapse; do
+  for tool in before-1 before-2 merilo-1 merilo-2 bare spin-plain spin-collapse; do
     [ -n "${last[$tool]:-}" ] || continue
     read -r name states secs cpu rss <<< "${last[$tool]}"
     case $name in
       merilo-1) label="merilo, 1 thread" ;;
       merilo-2) label="merilo, 2 threads" ;;
+      before-1) label="merilo before, 1 thread" ;;
+      before-2) label="merilo before, 2 threads" ;;
+      bare) label="bare hand-packed BFS, 1 thread" ;;
       spin-plain) label="SPIN 6.5.2 -DSAFETY -DNOREDUCE" ;;
       spin-collapse) label="SPIN 6.5.2 ... -DCOLLAPSE" ;;
     esac

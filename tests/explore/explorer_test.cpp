@@ -87,6 +87,27 @@ TEST(Explorer, ResultsAreIdenticalForAnyThreadCount) {
   expect_same(broken, ex::explore(grid, quiet(100, Mode::replay, 4)));
 }
 
+TEST(Explorer, ResultsAreIdenticalForAnyThreadCountWhenALevelSpansSeveralSlices) {
+  // Levels 9 and 10 of 19 bits hold 92,378 worlds each: two slices. The
+  // bound cuts level 10 while level 9 is expanded; the invariant breaks at
+  // depth 11, expanded from level 10's two slices.
+  constexpr std::size_t kBound = 262'144 + 80'000;
+  fixtures::Bits<19> bits;
+  const ex::ExploreResult cut = ex::explore(bits, quiet(kBound, Mode::restore, 1));
+  EXPECT_FALSE(cut.complete);
+  EXPECT_EQ(cut.states, kBound);
+  EXPECT_EQ(cut.depth, 9u);
+  fixtures::Bits<19, true> broken_bits;
+  const ex::ExploreResult broken = ex::explore(broken_bits, quiet(1'000'000, Mode::restore, 1));
+  ASSERT_EQ(broken.violation.kind, ViolationKind::invariant);
+  EXPECT_EQ(broken.violation.trace.size(), 11u);
+  for (unsigned threads : {2U, 3U}) {
+    expect_same(cut, ex::explore(bits, quiet(kBound, Mode::restore, threads)));
+    expect_same(broken, ex::explore(broken_bits, quiet(1'000'000, Mode::restore, threads)));
+  }
+  expect_same(broken, ex::explore(broken_bits, quiet(1'000'000, Mode::replay, 2)));
+}
+
 TEST(Explorer, TuplesAreSortedWithAShortestTraceToEach) {
   fixtures::Counters<2, 2> sys;
   const ex::ExploreResult r = ex::explore(sys, quiet(100));

@@ -55,6 +55,47 @@ class Counters : public CountersBase<N, K> {
 template <std::size_t N, std::uint32_t K>
 class ReplayOnlyCounters : public CountersBase<N, K> {};
 
+/// N bits, each set once by its own kind: 2^N worlds, C(N, k) of them at
+/// depth k, so that with 19 bits the middle levels (92,378 worlds) span two
+/// frontier slices of the explorer. With `kBroken`, the invariant "bits
+/// 0..9 are not all set while bit 18 is" first breaks at depth 11. The
+/// tuple is the number of bits set.
+template <std::size_t N, bool kBroken = false>
+class Bits {
+ public:
+  struct World {
+    std::uint32_t v = 0;
+  };
+  void reset() { w_ = {}; }
+  [[nodiscard]] std::size_t kinds() const { return N; }
+  [[nodiscard]] bool enabled(ex::Kind k) const { return (w_.v >> k & 1U) == 0; }
+  ex::Status apply(ex::Kind k) {
+    w_.v |= 1U << k;
+    return {};
+  }
+  [[nodiscard]] const World& world() const { return w_; }
+  void restore(const World& w) { w_ = w; }
+  [[nodiscard]] std::string tuple() const {
+    unsigned n = 0;
+    for (std::size_t i = 0; i < N; ++i) n += w_.v >> i & 1U;
+    return "set=" + std::to_string(n);
+  }
+  [[nodiscard]] bool settled() const { return true; }
+  [[nodiscard]] std::string describe(ex::Kind k) const { return "set b" + std::to_string(k); }
+  [[nodiscard]] std::array<ex::Invariant<Bits>, kBroken ? 1 : 0> invariants() const {
+    if constexpr (kBroken) {
+      return {{{"not bits 0..9 with bit 18", [](const Bits& b) {
+                  return (b.w_.v & 0x403FFU) != 0x403FFU;
+                }}}};
+    } else {
+      return {};
+    }
+  }
+
+ private:
+  World w_{};
+};
+
 /// A 4x4 grid walked by kinds 0 (x+1) and 1 (y+1); the invariant "not at
 /// (2, 1)" breaks first on the trace {0, 0, 1}.
 class Grid {
