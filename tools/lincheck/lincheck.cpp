@@ -19,6 +19,7 @@
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <merilo/core/describe.hpp>
 #include <merilo/core/text.hpp>
 #include <merilo/linearize/history.hpp>
 #include <merilo/linearize/html.hpp>
@@ -425,10 +426,10 @@ class Checker {
   // "write 3", "read -> 4", "cas [1, 2] -> fail", "write 5 -> info"
   std::string op_text(std::size_t op) const {
     const Op& o = ops_[op];
-    std::string text = lin::describe(o.command);
+    std::string text = merilo::core::describe(o.command);
     const RawOp& r = raw(op);
     if (r.completion == Completion::ok) {
-      if (A::returns_value(o.command)) text += " -> " + lin::describe(*o.response);
+      if (A::returns_value(o.command)) text += " -> " + merilo::core::describe(*o.response);
     } else {
       text += fmt::format(" -> {}", completion_name(r.completion));
     }
@@ -462,7 +463,7 @@ class Checker {
                      key_of(e.partition), e.prefix.size(), counted(e.part_size, "operation"));
         }
         fmt::print(out, " at the {} on line {} (process {}){}\n",
-                   lin::describe(ops_[stuck].command), raw(stuck).invoke_line, raw(stuck).process,
+                   merilo::core::describe(ops_[stuck].command), raw(stuck).invoke_line, raw(stuck).process,
                    hint ? " (--explain shows why)" : "");
         break;
       }
@@ -527,13 +528,13 @@ class Checker {
     typename A::Model model = A::initial(args_);
     typename A::Spec spec{};
     for (const std::size_t op : prefix) model = lin::advance(spec, model, ops_[op]);
-    fmt::print(out, "  the {} then holds {}\n", A::kHolder, lin::describe(model));
+    fmt::print(out, "  the {} then holds {}\n", A::kHolder, merilo::core::describe(model));
     if (result_.verdict != lin::Verdict::not_linearizable) return;
     const std::size_t stuck = *e.returned;
     fmt::print(out,
                "\nThen nothing fits. The {} on line {} (process {}) returned on line {}, so it "
                "or another operation invoked before then had to come next:\n",
-               lin::describe(ops_[stuck].command), raw(stuck).invoke_line, raw(stuck).process,
+               merilo::core::describe(ops_[stuck].command), raw(stuck).invoke_line, raw(stuck).process,
                raw(stuck).complete_line);
     for (const auto& c : e.candidates) {
       fmt::print(
@@ -570,13 +571,13 @@ class Checker {
       lin::HtmlOperation h;
       h.lane = static_cast<std::size_t>(
           std::lower_bound(processes.begin(), processes.end(), r.process) - processes.begin());
-      h.call = lin::describe(ops_[op].command);
+      h.call = merilo::core::describe(ops_[op].command);
       if (r.key) h.call = clipped(*r.key, kMaxShown) + " " + h.call;
       if (r.completion != Completion::ok) {
         h.result = completion_name(r.completion);
       } else {
         // An ok that returns nothing (a write) says no more than its bar does.
-        if (A::returns_value(ops_[op].command)) h.result = lin::describe(*ops_[op].response);
+        if (A::returns_value(ops_[op].command)) h.result = merilo::core::describe(*ops_[op].response);
       }
       h.invoked_at = ops_[op].invoked_at;
       h.returned_at = ops_[op].response ? ops_[op].returned_at : lin::kNever;

@@ -1,5 +1,5 @@
 // statem_token_fuzz.cpp — fuzzes statem's replay tokens: the bytes are a
-// token, replayed through `statem::check` (`CheckConfig::replay`) on a
+// token, replayed through `statem::check` (`CheckOptions::replay`) on a
 // register with a bug that seed 1 finds. For every byte string:
 //
 //   * the check returns (no crash, no sanitizer report, no hang) and draws
