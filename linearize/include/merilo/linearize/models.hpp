@@ -412,7 +412,8 @@ struct BagSpec {
 [[deprecated("use merilo::core::describe")]] inline std::string describe(const BagCmd& c) {
   return merilo_describe(c);
 }
-[[deprecated("use merilo::core::describe")]] inline std::string describe(const RegisterResponse& r) {
+[[deprecated("use merilo::core::describe")]] inline std::string describe(
+    const RegisterResponse& r) {
   return merilo_describe(r);
 }
 [[deprecated("use merilo::core::describe")]] inline std::string describe(const KvResponse& r) {
