@@ -121,7 +121,7 @@ st::CheckOptions seeded(std::uint64_t seed) { return st::CheckOptions{.seed = se
 TEST(StatemUsage, AMissingSeedIsAUsageErrorAndNothingRuns) {
   ProbeSpec spec;
   auto r = st::check(spec, st::CheckOptions{});
-  EXPECT_NE(r.error.find("Config::seed is required"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("CheckOptions::seed is required"), std::string::npos) << r.error;
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.runs, 0U);
   EXPECT_EQ(spec.log->built, 0);
