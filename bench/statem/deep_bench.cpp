@@ -1,5 +1,5 @@
 // deep_bench.cpp — statem on the seeded deep bugs (tests/statem/deep_systems.hpp)
-// at the default CheckConfig, seeds 0..99: how often each bug is found, how
+// at the default CheckOptions, seeds 0..99: how often each bug is found, how
 // often it shrinks to the minimal length and to the minimal values, the runs
 // to the first failure, the shrink executions and the CPU time per check
 // (process CPU time, std::clock: on a shared machine it is far steadier
@@ -27,7 +27,7 @@ void row(const char* name, std::size_t min_length, Minimal minimal) {
   std::size_t executions = 0;
   const std::clock_t start = std::clock();
   for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
-    auto r = st::check(Spec{}, st::CheckConfig{.seed = seed});
+    auto r = st::check(Spec{}, st::CheckOptions{.seed = seed});
     if (!r.failure) continue;
     ++found;
     runs.push_back(r.runs);

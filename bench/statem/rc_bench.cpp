@@ -2,7 +2,7 @@
 // merilo's statem and through RapidCheck's state-machine testing, in one
 // run: for each seed the checks run back to back (which one goes first
 // rotates with the seed), each tool at its defaults — merilo
-// `CheckConfig{.seed = s}` (100 runs, sizes growing to 100 commands),
+// `CheckOptions{.seed = s}` (100 runs, sizes growing to 100 commands),
 // RapidCheck 100 tests up to size 100 (a list of up to size + 1 commands).
 // All test the same system, model and checks (rc_adapter.hpp wraps the
 // spec); only the command generators are each tool's own: the RapidCheck
@@ -225,7 +225,7 @@ void row(const char* name, std::uint64_t seeds, std::size_t min_length, Minimal 
   std::vector<Tally> tallies(1 + peer_gens.size());
   const auto run_merilo = [&](std::uint64_t seed) {
     const std::clock_t start = std::clock();
-    const auto r = st::check(Spec{}, st::CheckConfig{.seed = seed});
+    const auto r = st::check(Spec{}, st::CheckOptions{.seed = seed});
     const double ms = cpu_ms_since(start);
     if (!r.error.empty()) {
       std::fprintf(stderr, "%s, merilo, seed %llu: %s\n", name,
@@ -291,7 +291,7 @@ void passing_row(const char* name, std::uint64_t seeds,
   std::vector<Passing> sums(1 + peer_gens.size());
   const auto run_merilo = [&](std::uint64_t seed) {
     const std::clock_t start = std::clock();
-    const auto r = st::check(fixed, st::CheckConfig{.seed = seed});
+    const auto r = st::check(fixed, st::CheckOptions{.seed = seed});
     sums[0].ms += cpu_ms_since(start);
     sums[0].commands += r.commands_run;
     if (r.ok()) {

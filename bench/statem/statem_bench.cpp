@@ -90,7 +90,7 @@ int main() {
       (checked / static_cast<double>(r.runs)) / (replayed / kLists));
 
   // 3. Shrinking a failing 100-command list.
-  const st::CheckConfig config{.seed = 3, .max_commands = 100, .max_shrinks = 100'000};
+  const st::CheckOptions config{.seed = 3, .max_commands = 100, .max_shrinks = 100'000};
   std::size_t run = 0;
   for (;; ++run) {
     auto listed = st::commands(LateKv{}, config, run);

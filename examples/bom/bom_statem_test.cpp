@@ -173,7 +173,7 @@ TEST(BomStatem, TheMachineAgreesWithPlainRecursionOnRandomAcyclicBills) {
 TEST(BomStatem, TheRandomBillsReachSharedPartsAndDeepPaths) {
   // The check above is only as good as its bills: at least one run must
   // build a part reached by two paths, and one a path of 4 parts or more.
-  const st::CheckConfig config{.seed = 20261130, .test_count = 300, .max_commands = 40};
+  const st::CheckOptions config{.seed = 20261130, .test_count = 300, .max_commands = 40};
   bool shared = false;
   std::size_t deepest = 0;
   for (std::size_t run = 0; run < 300; ++run) {

@@ -287,7 +287,7 @@ TEST(Bom, TheFuzzRunnerRollsUpWhatItBuilds) {
   const ex::Trace trace = {(0 * 3 + 1) * 2 + 1, (1 * 3 + 2) * 2 + 1, bom::System<>::kRollUp};
   const merilo::fuzz::Run r =
       merilo::fuzz::run(sys, merilo::fuzz::to_fuzz_bytes(sys, trace).bytes, 8);
-  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_TRUE(r.ok()) << r.summary();
   EXPECT_EQ(sys.walk_answer().refusal, Refusal::overflow);
 }
 

@@ -38,7 +38,7 @@ bool expect_seeded_bug(S& sys, std::string_view name, std::size_t max_states) {
   }
   const std::size_t steps = r.violation.trace.size();
   std::fprintf(stderr, "merilo: %s: expected finding (seeded bug): %s\n", label.c_str(),
-               r.violation.describe().c_str());
+               r.violation.summary().c_str());
   if (steps > r.depth) {
     std::fprintf(stderr,
                  "  (depth=%zu: every world within %zu steps was checked and is clean; the bug "

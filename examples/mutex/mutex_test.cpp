@@ -118,7 +118,7 @@ TEST(Mutex, TheSeedsOfTheFixedServerRunCleanDrainIncluded) {
   std::size_t settled = 0;
   for (const Trace& t : search.tuple_traces) {
     const fz::Run r = fz::run(sys, fz::to_fuzz_bytes(sys, t).bytes, 48);
-    EXPECT_TRUE(r.ok()) << r.describe();
+    EXPECT_TRUE(r.ok()) << r.summary();
     settled += r.stop == fz::RunEnd::quiescent ? 1U : 0U;
   }
   // The drain finishes every seed: each client uses its requests and stops.

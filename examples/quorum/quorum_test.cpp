@@ -81,7 +81,7 @@ TEST(Quorum, SeededHalfQuorumIsFoundWithTheShortestTrace) {
 TEST(Quorum, TheFuzzerNeedsOneChoiceBeyondTheRightSeed) {
   Buggy16 sys;
   const ex::ExploreResult r = ex::explore(sys, {.max_states = 39'204, .quiet = true});
-  EXPECT_FALSE(r.violation.found()) << r.violation.describe();
+  EXPECT_FALSE(r.violation.found()) << r.violation.summary();
   EXPECT_FALSE(r.complete);
   EXPECT_EQ(r.depth, 9u);
   EXPECT_EQ(r.tuples.size(), 18u);
@@ -92,7 +92,7 @@ TEST(Quorum, TheFuzzerNeedsOneChoiceBeyondTheRightSeed) {
   EXPECT_EQ(seed.size(), 9u);
 
   const fz::Run drained = fz::run(sys, fz::to_fuzz_bytes(sys, seed).bytes, 40);
-  EXPECT_TRUE(drained.ok()) << drained.describe();
+  EXPECT_TRUE(drained.ok()) << drained.summary();
 
   seed.push_back(Buggy16::kRead);
   const fz::Run found = fz::run(sys, fz::to_fuzz_bytes(sys, seed).bytes, 40);
@@ -103,13 +103,13 @@ TEST(Quorum, TheFuzzerNeedsOneChoiceBeyondTheRightSeed) {
   // same choices are harmless there.
   Fixed16 fixed;
   const fz::Run fixed_run = fz::run(fixed, fz::to_fuzz_bytes(fixed, seed).bytes, 40);
-  EXPECT_TRUE(fixed_run.ok()) << fixed_run.describe();
+  EXPECT_TRUE(fixed_run.ok()) << fixed_run.summary();
 }
 
 TEST(Quorum, TheDrainAloneReadsAfterEveryReplicaStored) {
   Buggy16 sys;
   const fz::Run r = fz::run(sys, {}, 40);
-  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_TRUE(r.ok()) << r.summary();
   EXPECT_EQ(r.trace.size(), 1u + 16u + 1u + 8u);
   EXPECT_EQ(r.trace[17], Buggy16::kRead);
 }

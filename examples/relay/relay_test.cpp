@@ -49,7 +49,7 @@ TEST(Relay, TheSeedingSearchOfTheFuzzTargetStopsShortOfTheBug) {
   // steps, 30 tuples.
   Buggy sys;
   const ex::ExploreResult r = ex::explore(sys, {.max_states = 3000, .quiet = true});
-  EXPECT_FALSE(r.violation.found()) << r.violation.describe();
+  EXPECT_FALSE(r.violation.found()) << r.violation.summary();
   EXPECT_FALSE(r.complete);
   EXPECT_EQ(r.depth, 14u);
   EXPECT_EQ(r.tuples.size(), 30u);
@@ -67,7 +67,7 @@ TEST(Relay, TheDrainDeliversTheStaleCopyTooEarlyToMatter) {
   // stale copy — while the receiver expects 1, and it is dropped.
   Buggy sys;
   const fz::Run r = fz::run(sys, fz::to_fuzz_bytes(sys, {0, 4}).bytes, 64);
-  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_TRUE(r.ok()) << r.summary();
   EXPECT_EQ(r.stop, fz::RunEnd::quiescent);  // all sent and acked, nothing in flight
 }
 
@@ -79,7 +79,7 @@ TEST(Relay, MaskingTheFirstSlotKeepsTheStaleCopyOutForGood) {
   Buggy sys;
   const std::vector<std::uint8_t> in = {0x01, 0x00};
   const fz::Run r = fz::run(sys, in, 64);
-  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_TRUE(r.ok()) << r.summary();
   ASSERT_FALSE(r.trace.empty());
   EXPECT_EQ(r.trace.front(), Buggy::kTimeout);
   EXPECT_EQ(r.stop, fz::RunEnd::quiescent);  // all sent and acked, nothing in flight

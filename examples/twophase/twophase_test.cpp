@@ -123,8 +123,8 @@ TEST(TwoPhase, EachBugIsSwitchedOnItsOwn) {
   EXPECT_TRUE(ex::replay(lazy, kEarlyCommitTrace).ok());
   twophase::System<kEarlyCommit> early;
   const ex::Replayed r = ex::replay(early, kLazyLogTrace);
-  ASSERT_TRUE(r.error.empty()) << r.describe();  // the trace fits: not a vacuous pass
-  EXPECT_NE(r.violation.invariant, "no voter's outcome contradicts the log") << r.describe();
+  ASSERT_TRUE(r.error.empty()) << r.summary();  // the trace fits: not a vacuous pass
+  EXPECT_NE(r.violation.invariant, "no voter's outcome contradicts the log") << r.summary();
   // Both on: the early commit is the shorter counterexample.
   twophase::System<kBoth> both;
   EXPECT_EQ(ex::explore(both, kBounded).violation.trace, kEarlyCommitTrace);

@@ -90,7 +90,7 @@ TEST(Watchdog, TheDrainLetsEveryTimerExpireAndNeverKicks) {
   // until the generations run out: no stale timer ever builds up.
   watchdog::System<Bug::narrow_generation> sys;
   const fz::Run r = fz::run(sys, {}, 40);
-  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_TRUE(r.ok()) << r.summary();
   EXPECT_EQ(r.stop, fz::RunEnd::quiescent);  // expired, nothing left to start
   EXPECT_EQ(std::count(r.trace.begin(), r.trace.end(), watchdog::System<>::kKick), 0);
   EXPECT_EQ(std::count(r.trace.begin(), r.trace.end(), watchdog::System<>::kArm), 6);

@@ -72,7 +72,7 @@ std::string violation_message(const ExploreResult& result, const std::string& ta
   return fmt::format(
       "merilo found a violation: {}\n\n{}{}\nPin it with this test, which fails while the bug "
       "is there:\n\n{}",
-      result.violation.describe(), table, page_line, pinned);
+      result.violation.summary(), table, page_line, pinned);
 }
 
 std::string incomplete_message(const ExploreOptions& options, const ExploreResult& result) {

@@ -152,7 +152,7 @@ struct Outcome {
 
 Outcome outcome(const Replayed& r) {
   if (!r.error.empty()) return {"odd", r.error};
-  if (r.violation.found()) return {"bad", "VIOLATION " + r.violation.describe()};
+  if (r.violation.found()) return {"bad", "VIOLATION " + r.violation.summary()};
   return {"good", fmt::format("OK: {} steps, no rule broken", r.steps)};
 }
 

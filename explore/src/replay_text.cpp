@@ -14,9 +14,9 @@
 
 namespace merilo::explore {
 
-std::string Replayed::describe() const {
+std::string Replayed::summary() const {
   if (!error.empty()) return error;
-  if (violation.found()) return violation.describe();
+  if (violation.found()) return violation.summary();
   return fmt::format("ok: {} steps, no rule broken", steps);
 }
 
@@ -85,7 +85,7 @@ std::string format_rows(const std::vector<Row>& rows, const Replayed& replayed) 
     out += fmt::format("TRACE DOES NOT FIT: {}\n", replayed.error);
     out += kDoesNotFitHelp;
   } else if (replayed.violation.found()) {
-    out += fmt::format("VIOLATION {}\n", replayed.violation.describe());
+    out += fmt::format("VIOLATION {}\n", replayed.violation.summary());
   } else {
     out += fmt::format("OK: {} steps, no rule broken\n", replayed.steps);
   }

@@ -37,7 +37,7 @@ std::string_view name(ViolationKind kind) noexcept {
   return "out-of-range violation kind";
 }
 
-std::string Violation::describe() const {
+std::string Violation::summary() const {
   if (!found()) return "no violation";
   std::string where =
       trace.empty() ? std::string("in the initial world") : fmt::format("at step {}", trace.size());

@@ -30,9 +30,9 @@ std::string_view name(RunEnd stop) noexcept {
   return "out-of-range stop";
 }
 
-std::string Run::describe() const {
+std::string Run::summary() const {
   if (!error.empty()) return error;
-  if (violation.found()) return violation.describe();
+  if (violation.found()) return violation.summary();
   return fmt::format("ok: {} steps ({} from the input, {} drained), stopped: {}", trace.size(),
                      input_steps, drained(), name(stop));
 }
@@ -44,7 +44,7 @@ std::string crash_report(const CrashReport& info) {
       "==merilo== ERROR: fuzz target {} found {}\n"
       "==merilo== input of {} bytes: {} steps from its choices, {} drained; "
       "execution {} of this process\n\n",
-      info.target, info.run.violation.describe(), info.input_size, info.run.input_steps,
+      info.target, info.run.violation.summary(), info.input_size, info.run.input_steps,
       info.run.drained(), info.executions);
   out += info.table;
   out += info.page;
@@ -70,7 +70,7 @@ std::string seed_summary(const std::string& target, const std::string& dir, std:
                          const explore::ExploreResult& search) {
   if (search.violation.found()) {
     return fmt::format("==merilo== ERROR: seeding fuzz target {}: the search found {}\n\n", target,
-                       search.violation.describe());
+                       search.violation.summary());
   }
   std::string out = fmt::format(
       "merilo fuzz: seeded {} with {} inputs (the shortest schedule to each of {} tuples; "

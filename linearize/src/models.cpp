@@ -120,7 +120,7 @@ std::optional<std::string> QueueSpec::postcondition(const QueueModel& m, const Q
       m.items.empty() ? std::nullopt : std::optional<std::int64_t>(m.items.front());
   if (r.value == front) return std::nullopt;
   if (!front) return fmt::format("dequeued {}, but the queue was empty", show(r.value));
-  if (!r.value) return fmt::format("found the queue empty, but it held {}", describe(m));
+  if (!r.value) return fmt::format("found the queue empty, but it held {}", merilo_describe(m));
   return fmt::format("dequeued {}, but the front was {}", show(r.value), *front);
 }
 
@@ -141,10 +141,10 @@ std::optional<std::string> BagSpec::postcondition(const BagModel& m, const BagCm
   if (c.kind != BagCmd::Kind::remove) return std::nullopt;
   if (!r.value) {
     if (m.items.empty()) return std::nullopt;
-    return fmt::format("found the bag empty, but it held {}", describe(m));
+    return fmt::format("found the bag empty, but it held {}", merilo_describe(m));
   }
   if (std::binary_search(m.items.begin(), m.items.end(), *r.value)) return std::nullopt;
-  return fmt::format("removed {}, but the bag held {}", *r.value, describe(m));
+  return fmt::format("removed {}, but the bag held {}", *r.value, merilo_describe(m));
 }
 
 BagModel BagSpec::next_model(const BagModel& m, const BagCmd& c, const BagResponse& r) const {
@@ -175,7 +175,7 @@ void QueueSpec::undo(QueueModel& after, const QueueCmd& c,
 
 // --- text ----------------------------------------------------------------------
 
-std::string describe(const RegisterCmd& c) {
+std::string merilo_describe(const RegisterCmd& c) {
   switch (c.kind) {
     case RegisterCmd::Kind::read:
       return "read";
@@ -186,7 +186,7 @@ std::string describe(const RegisterCmd& c) {
   }
   return "?";
 }
-std::string describe(const KvCmd& c) {
+std::string merilo_describe(const KvCmd& c) {
   switch (c.kind) {
     case KvCmd::Kind::get:
       return "get";
@@ -197,20 +197,20 @@ std::string describe(const KvCmd& c) {
   }
   return "?";
 }
-std::string describe(const QueueCmd& c) {
+std::string merilo_describe(const QueueCmd& c) {
   return c.kind == QueueCmd::Kind::enqueue ? fmt::format("enqueue {}", c.value)
                                            : std::string("dequeue");
 }
-std::string describe(const BagCmd& c) {
+std::string merilo_describe(const BagCmd& c) {
   return c.kind == BagCmd::Kind::add ? fmt::format("add {}", c.value) : std::string("remove");
 }
-std::string describe(const BagResponse& r) { return show(r.value); }
-std::string describe(const BagModel& m) { return list(m.items); }
-std::string describe(const RegisterResponse& r) { return r.failed ? "fail" : show(r.value); }
-std::string describe(const KvResponse& r) { return r.failed ? "fail" : quoted(r.value); }
-std::string describe(const QueueResponse& r) { return r.failed ? "fail" : show(r.value); }
-std::string describe(const RegisterModel& m) { return show(m.value); }
-std::string describe(const KvModel& m) { return quoted(m.value); }
-std::string describe(const QueueModel& m) { return list(m.items); }
+std::string merilo_describe(const BagResponse& r) { return show(r.value); }
+std::string merilo_describe(const BagModel& m) { return list(m.items); }
+std::string merilo_describe(const RegisterResponse& r) { return r.failed ? "fail" : show(r.value); }
+std::string merilo_describe(const KvResponse& r) { return r.failed ? "fail" : quoted(r.value); }
+std::string merilo_describe(const QueueResponse& r) { return r.failed ? "fail" : show(r.value); }
+std::string merilo_describe(const RegisterModel& m) { return show(m.value); }
+std::string merilo_describe(const KvModel& m) { return quoted(m.value); }
+std::string merilo_describe(const QueueModel& m) { return list(m.items); }
 
 }  // namespace merilo::linearize

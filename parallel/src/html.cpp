@@ -13,7 +13,7 @@
 namespace merilo::parallel::detail {
 
 linearize::HtmlReport failure_html(const FailureText& text) {
-  const FailureCore& core = *text.core;
+  const FailureInfo& core = *text.core;
   linearize::HtmlReport page;
   page.title = fmt::format("merilo::parallel: run {} of seed {} failed: {}", core.run, core.seed,
                            core.violation.tag);

@@ -56,7 +56,7 @@ bool position_list(std::string_view s, std::vector<std::size_t>& out) {
 
 }  // namespace
 
-std::string pin_token(const FailureCore& f) {
+std::string pin_token(const FailureInfo& f) {
   std::string branches;
   for (std::size_t b = 0; b < f.shrunk_branches_at.size(); ++b) {
     branches += (b == 0 ? "" : "/") + positions(f.shrunk_branches_at[b]);

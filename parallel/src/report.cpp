@@ -31,7 +31,7 @@ std::string case_text(const std::vector<std::string>& prefix,
 }
 
 std::string prefix_text(const FailureText& t) {
-  const FailureCore& core = *t.core;
+  const FailureInfo& core = *t.core;
   if (t.shrunk_prefix.empty()) return {};
   std::string out = "prefix, call by call:\n";
   for (std::size_t k = 0; k < t.shrunk_prefix.size(); ++k) {
@@ -132,7 +132,7 @@ std::string indented(const std::string& text) {
 }
 
 std::string evidence_text(const FailureText& t) {
-  const FailureCore& core = *t.core;
+  const FailureInfo& core = *t.core;
   std::string out;
   switch (core.evidence) {
     case Evidence::in_prefix:
@@ -183,7 +183,7 @@ std::string evidence_text(const FailureText& t) {
 }  // namespace
 
 /// How the shrunk case was scheduled, and the schedule that fails.
-std::string scheduling_text(const FailureCore& core) {
+std::string scheduling_text(const FailureInfo& core) {
   const ScheduleStats& s = core.scheduling;
   if (!is_controlled(s.scheduler)) {
     return fmt::format(
@@ -220,7 +220,7 @@ std::string scheduling_text(const FailureCore& core) {
 }
 
 std::string format_report(const FailureText& t) {
-  const FailureCore& core = *t.core;
+  const FailureInfo& core = *t.core;
   std::string out =
       fmt::format("merilo::parallel: run {} of seed {} failed: {}\n  {}\n\n", core.run, core.seed,
                   core::printable(core.violation.tag), core::printable(core.violation.detail));

@@ -82,7 +82,7 @@ std::string parse_token(std::string_view text, std::size_t max_commands, ReplayT
   if (t.bound > max_commands) {
     return fmt::format(
         "merilo::statem: the replay token {} names a list of up to {} commands, more than "
-        "this check's CheckConfig::max_commands ({}); replay it with the max_commands of the "
+        "this check's CheckOptions::max_commands ({}); replay it with the max_commands of the "
         "check that reported it",
         core::quoted(text), t.bound, max_commands);
   }

@@ -139,7 +139,7 @@ std::string render_report(const FailureInfo& in, const std::vector<std::string>&
   if (!in.replay_token.empty()) {
     put(out,
         "  the shrunk list:  run the test again with the environment variable below, or pass "
-        "CheckConfig{{.replay = \"{}\"}}\n",
+        "CheckOptions{{.replay = \"{}\"}}\n",
         in.replay_token);
     put(out, "MERILO_STATEM_REPLAY={}\n", in.replay_token);
   }
@@ -153,22 +153,22 @@ Violation inadmissible(std::size_t step, std::string_view cmd) {
                                step, cmd)};
 }
 
-std::string validate(const CheckConfig& config, bool needs_test_count) {
+std::string validate(const CheckOptions& config, bool needs_test_count) {
   if (!config.seed) {
-    return "merilo::statem: CheckConfig::seed is required (there is no default seed); e.g. "
-           "CheckConfig{.seed = 42}";
+    return "merilo::statem: CheckOptions::seed is required (there is no default seed); e.g. "
+           "CheckOptions{.seed = 42}";
   }
   if (needs_test_count && config.test_count == 0) {
-    return "merilo::statem: CheckConfig::test_count is 0, so the check would run nothing; use "
+    return "merilo::statem: CheckOptions::test_count is 0, so the check would run nothing; use "
            "at least 1";
   }
   if (config.max_commands == 0) {
-    return "merilo::statem: CheckConfig::max_commands is 0; lists need room for at least 1 "
+    return "merilo::statem: CheckOptions::max_commands is 0; lists need room for at least 1 "
            "command";
   }
   if (config.max_commands > kMaxCommandsLimit) {
     return fmt::format(
-        "merilo::statem: CheckConfig::max_commands is {}, above the limit of {} commands "
+        "merilo::statem: CheckOptions::max_commands is {}, above the limit of {} commands "
         "(kMaxCommandsLimit)",
         config.max_commands, kMaxCommandsLimit);
   }

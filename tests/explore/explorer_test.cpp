@@ -123,7 +123,7 @@ TEST(Explorer, ReportsTheShortestTraceToABrokenInvariant) {
   EXPECT_EQ(r.violation.trace, (Trace{kRight, kRight, kUp}));
   EXPECT_EQ(r.violation.invariant, "not at (2, 1)");
   EXPECT_EQ(r.violation.detail, "reached (2, 1)");
-  EXPECT_EQ(r.violation.describe(), "invariant \"not at (2, 1)\" at step 3: reached (2, 1)");
+  EXPECT_EQ(r.violation.summary(), "invariant \"not at (2, 1)\" at step 3: reached (2, 1)");
   EXPECT_EQ(r.depth, 2u);
   EXPECT_FALSE(r.ok());
 }
@@ -139,7 +139,7 @@ TEST(Explorer, ReportsAnInvariantBrokenInTheInitialWorld) {
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
   EXPECT_TRUE(r.violation.trace.empty());
   EXPECT_EQ(r.states, 1u);
-  EXPECT_EQ(r.violation.describe(), "invariant \"never\" in the initial world: from the start");
+  EXPECT_EQ(r.violation.summary(), "invariant \"never\" in the initial world: from the start");
 }
 
 TEST(Explorer, ReportsADeadlockWithTheTraceToTheStuckWorld) {

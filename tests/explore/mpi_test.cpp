@@ -22,7 +22,7 @@ namespace ex = merilo::explore;
 std::string everything(const ex::ExploreResult& r) {
   std::string out = r.summary() + "\nsteps-free: complete=" + std::to_string(r.complete) +
                     " states=" + std::to_string(r.states) + " depth=" + std::to_string(r.depth) +
-                    "\nviolation: " + r.violation.describe() + "\ntrace:";
+                    "\nviolation: " + r.violation.summary() + "\ntrace:";
   for (ex::Kind k : r.violation.trace) out += " " + std::to_string(k);
   out += "\nsometimes:\n";
   for (const ex::SometimesReport& p : r.sometimes) {

@@ -58,7 +58,7 @@ TEST(Invariants, APredicateReturningFalseBreaksWithoutADetail) {
   const ex::Replayed r = ex::replay(sys, {0, 0, 0});
   ASSERT_EQ(r.violation.kind, ViolationKind::invariant);
   EXPECT_EQ(r.violation.invariant, "x stays below 3");
-  EXPECT_EQ(r.violation.describe(), "invariant \"x stays below 3\" at step 3");
+  EXPECT_EQ(r.violation.summary(), "invariant \"x stays below 3\" at step 3");
 }
 
 // The same Grid with an invariant list chosen by the test.
@@ -119,11 +119,11 @@ TEST(StepRoutine, ExploreAndReplayReportTheSameFailedStep) {
   // Level 2 is expanded from {0} before {1}: the refused step comes first.
   ASSERT_EQ(found.violation.kind, ViolationKind::apply_error);
   EXPECT_EQ(found.violation.trace, (Trace{fixtures::Grid::kRight, fixtures::Grid::kUp}));
-  EXPECT_EQ(found.violation.describe(), "apply error at step 2: y refused at x=1");
+  EXPECT_EQ(found.violation.summary(), "apply error at step 2: y refused at x=1");
   const ex::Replayed again = ex::replay(sys, found.violation.trace);
   EXPECT_EQ(again.violation.kind, found.violation.kind);
   EXPECT_EQ(again.violation.trace, found.violation.trace);
-  EXPECT_EQ(again.violation.describe(), found.violation.describe());
+  EXPECT_EQ(again.violation.summary(), found.violation.summary());
 }
 
 TEST(StepRoutine, ACrashingPredicateIsACrashNamingTheInvariant) {
@@ -175,7 +175,7 @@ TEST(DeterminismSample, ZeroNeverReplaysARestoredWorld) {
   options.mode = ex::Mode::restore;
   options.determinism_sample = 0;
   const ex::ExploreResult unchecked = ex::explore(sys, options);
-  EXPECT_FALSE(unchecked.violation.found()) << unchecked.violation.describe();
+  EXPECT_FALSE(unchecked.violation.found()) << unchecked.violation.summary();
   EXPECT_TRUE(unchecked.complete);
   EXPECT_EQ(unchecked.states, 4u);
   options.determinism_sample = 1;

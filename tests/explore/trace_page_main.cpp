@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   const std::string pinned = ex::pinned_test(ex::Framework::googletest, "Mailbox", r.violation.kind,
                                              "mailbox::System<true>{}", r.violation.trace);
   std::string error = ex::write_trace_html(sys, r.violation.trace, dir + "/explore.html",
-                                           {.title = "Mailbox: " + r.violation.describe(),
+                                           {.title = "Mailbox: " + r.violation.summary(),
                                             .context = r.summary(),
                                             .pinned_test = pinned});
   if (!error.empty()) return fail(error);
@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
                                        "mailbox::System<true>{}");
   const std::vector<std::uint8_t> input = {0x00, 0, 0, 0};  // send three times
   const merilo::fuzz::Run run = target.run(input);
-  if (!run.violation.found()) return fail("the fuzz input broke no rule: " + run.describe());
+  if (!run.violation.found()) return fail("the fuzz input broke no rule: " + run.summary());
   error = merilo::core::write_file(dir + "/fuzz.html", target.trace_html(run, input.size()));
   if (!error.empty()) return fail(error);
   std::printf("wrote %s/explore.html and %s/fuzz.html\n", dir.c_str(), dir.c_str());

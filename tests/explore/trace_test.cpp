@@ -18,7 +18,7 @@ constexpr ex::Kind kUp = fixtures::Grid::kUp;
 TEST(Replay, PassesATraceThatBreaksNoRule) {
   fixtures::Grid sys;
   const ex::Replayed r = ex::replay(sys, {0, 1, 1});
-  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_TRUE(r.ok()) << r.summary();
   EXPECT_EQ(r.steps, 3u);
 }
 

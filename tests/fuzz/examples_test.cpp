@@ -32,14 +32,14 @@ void expect_round_trips(S sys, std::size_t expected_traces) {
     ASSERT_TRUE(encoded.ok()) << encoded.error;
     const fz::Run r = fz::run(sys, encoded.bytes, t.size() + 1);
     ASSERT_TRUE(r.error.empty()) << r.error;
-    ASSERT_GE(r.trace.size(), t.size()) << ex::to_string(t) << ": " << r.describe();
+    ASSERT_GE(r.trace.size(), t.size()) << ex::to_string(t) << ": " << r.summary();
     EXPECT_EQ(ex::Trace(r.trace.begin(), r.trace.begin() + static_cast<std::ptrdiff_t>(t.size())),
               t);
     EXPECT_EQ(r.input_steps, t.size()) << ex::to_string(t);
     // The explorer saw no violation on the way to a tuple it stored, except
     // possibly at the violating world itself, which ends the trace.
     if (r.violation.found()) {
-      EXPECT_EQ(r.violation.trace, t) << r.describe();
+      EXPECT_EQ(r.violation.trace, t) << r.summary();
     }
   }
 }

@@ -19,7 +19,7 @@ using Bytes = std::vector<std::uint8_t>;
 TEST(FuzzRun, TakesEachChoiceThatNamesAnEnabledKindAsItIs) {
   fixtures::Recorder sys;
   const fz::Run r = fz::run(sys, Bytes{0x00, 3, 1, 1, 0, 2}, 5);
-  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_TRUE(r.ok()) << r.summary();
   EXPECT_EQ(r.trace, (Trace{3, 1, 1, 0, 2}));
   EXPECT_EQ(r.input_steps, 5u);
   EXPECT_EQ(r.stop, fz::RunEnd::max_depth);
@@ -51,7 +51,7 @@ TEST(FuzzRun, TheDrainTakesTheLowestEnabledUnmaskedKindUntilSettled) {
   fixtures::Recorder sys;
   sys.settled_from = 5;  // settled after 5 steps while kinds stay enabled
   const fz::Run r = fz::run(sys, Bytes{0b0001, 3, 2}, 20);
-  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_TRUE(r.ok()) << r.summary();
   // Two steps from the input, then the drain takes kind 1 (0 is masked).
   EXPECT_EQ(r.trace, (Trace{3, 2, 1, 1, 1}));
   EXPECT_EQ(r.input_steps, 2u);
@@ -72,7 +72,7 @@ TEST(FuzzRun, TheDrainStopsWhenNothingIsEnabledInASettledWorld) {
   fixtures::Recorder sys;
   sys.stop_at = 4;
   const fz::Run r = fz::run(sys, Bytes{}, 20);  // too short even for the mask
-  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_TRUE(r.ok()) << r.summary();
   EXPECT_EQ(r.trace, (Trace{0, 0, 0, 0}));
   EXPECT_EQ(r.input_steps, 0u);
   EXPECT_EQ(r.stop, fz::RunEnd::quiescent);
@@ -165,7 +165,7 @@ TEST(FuzzRun, RefusesReEntryFromAnAdapterCallback) {
   fixtures::Recorder sys;
   sys.reenters = true;
   const fz::Run r = fz::run(sys, Bytes{0x00, 0}, 1);
-  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_TRUE(r.ok()) << r.summary();
   EXPECT_EQ(sys.inner_.stop, fz::RunEnd::error);
   EXPECT_NE(sys.inner_.error.find("refused re-entry"), std::string::npos) << sys.inner_.error;
 }
@@ -198,7 +198,7 @@ TEST(FuzzRun, DescribeSaysWhereTheStepsCameFromAndWhyItStopped) {
   fixtures::Recorder sys;
   sys.stop_at = 3;
   const fz::Run r = fz::run(sys, Bytes{0x00, 2}, 10);
-  EXPECT_EQ(r.describe(), "ok: 3 steps (1 from the input, 2 drained), stopped: quiescent");
+  EXPECT_EQ(r.summary(), "ok: 3 steps (1 from the input, 2 drained), stopped: quiescent");
 }
 
 }  // namespace

@@ -182,7 +182,7 @@ TEST(FuzzTarget, TheReportWarnsWhenTheTraceDoesNotBreakTheRuleAgainFromReset) {
   const fz::Run r = target.run(input);
   ASSERT_EQ(resets, before + 1);
   ASSERT_EQ(resets % 2, 1u) << "the run must see an odd count of resets";
-  ASSERT_TRUE(r.violation.found()) << r.describe();
+  ASSERT_TRUE(r.violation.found()) << r.summary();
   const std::string text = target.report(r, input.size());
   EXPECT_GT(resets, before + 1) << "the report replays from reset";
   EXPECT_NE(text.find("==merilo== WARNING: replaying this trace from reset did not break the "

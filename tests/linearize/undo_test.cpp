@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <merilo/core/describe.hpp>
 #include <merilo/linearize/detail/undo.hpp>
 #include <merilo/linearize/history.hpp>
 #include <merilo/linearize/models.hpp>
@@ -41,7 +42,8 @@ template <class S, class M, class C>
 void expect_undone(const S& spec, const M& before, const C& cmd) {
   M after = spec.next_model(before, cmd);
   spec.undo(after, cmd, spec.undo_record(before, cmd));
-  EXPECT_EQ(after, before) << describe(cmd) << " from " << describe(before);
+  EXPECT_EQ(after, before) << merilo::core::describe(cmd) << " from "
+                           << merilo::core::describe(before);
 }
 
 TEST(Undo, KvUndoBringsBackTheValueBeforeEachCall) {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <merilo/linearize/models.hpp>
 #include <merilo/parallel/failure.hpp>
 #include <merilo/parallel/parallel.hpp>
 
@@ -163,4 +164,55 @@ TEST(ParallelReport, ControlCharactersInEveryUserTextAreEscaped) {
   const std::string checked = parallel::report(*r.failure);
   EXPECT_EQ(hostile::unsafe(checked), "") << checked;
   for (const auto& s : r.failure->stuck) EXPECT_EQ(hostile::unsafe(s.reason), "") << s.reason;
+}
+
+namespace forgetful {
+
+namespace lin = merilo::linearize;
+namespace st = merilo::statem;
+
+/// A register that forgets every write, specified with linearize's built-in
+/// register types as they are: no wrapper gives them a `merilo_describe`.
+struct Spec {
+  using model_type = lin::RegisterModel;
+  using command_type = lin::RegisterCmd;
+  using response_type = lin::RegisterResponse;
+  using sut_type = int;
+  lin::RegisterModel initial() const { return {}; }
+  st::Gen<lin::RegisterCmd> command(const lin::RegisterModel&) const {
+    return st::element_of(
+        std::vector<lin::RegisterCmd>{lin::RegisterCmd::write(3), lin::RegisterCmd::read()});
+  }
+  st::Admission precondition(const lin::RegisterModel&, const lin::RegisterCmd&) const {
+    return st::Admission::admit;
+  }
+  lin::RegisterModel next_model(const lin::RegisterModel& m, const lin::RegisterCmd& c) const {
+    return lin::RegisterSpec{}.next_model(m, c);
+  }
+  int new_sut() const { return 0; }
+  lin::RegisterResponse run(int&, const lin::RegisterCmd&) const {
+    return lin::RegisterResponse::of(std::nullopt);
+  }
+  st::MaybeViolation postcondition(const lin::RegisterModel& m, const lin::RegisterCmd& c,
+                                   const lin::RegisterResponse& r) const {
+    const std::optional<std::string> why = lin::RegisterSpec{}.postcondition(m, c, r);
+    if (!why) return std::nullopt;
+    return st::Violation{"register.forgot", *why};
+  }
+  st::MaybeViolation finish(int&) const { return std::nullopt; }
+  void teardown(int&) const {}
+};
+
+}  // namespace forgetful
+
+TEST(ParallelReport, ALinearizeModelsCommandsPrintInASpecWithoutAWrapper) {
+  static_assert(parallel::Spec<forgetful::Spec>);
+  const auto r = parallel::check(forgetful::Spec{}, {.seed = 3, .max_shrinks = 50});
+  ASSERT_TRUE(r.failure.has_value()) << r.error;
+  const std::string text = parallel::report(*r.failure);
+  // The model's own words for its calls and responses: "write 3", "read"
+  // answered "null".
+  EXPECT_NE(text.find("write 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("read"), std::string::npos) << text;
+  EXPECT_NE(text.find("null"), std::string::npos) << text;
 }

@@ -23,7 +23,7 @@ std::uint64_t shrunk_to_minimal(const char* what, Spec spec, Minimal minimal_for
   std::uint64_t hits = 0;
   std::uint64_t found = 0;
   for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
-    auto r = st::check(spec, st::CheckConfig{.seed = seed, .test_count = 100, .max_commands = 30});
+    auto r = st::check(spec, st::CheckOptions{.seed = seed, .test_count = 100, .max_commands = 30});
     EXPECT_TRUE(r.error.empty()) << r.error;
     if (!r.failure) continue;
     ++found;
@@ -65,7 +65,7 @@ TEST(SeededBugs, WrappingCounterShrinksToFourIncrements) {
 
 TEST(SeededBugs, TheFixedSystemsPassEveryRun) {
   for (std::uint64_t seed = 0; seed < 5; ++seed) {
-    const st::CheckConfig config{.seed = seed, .test_count = 200, .max_commands = 30};
+    const st::CheckOptions config{.seed = seed, .test_count = 200, .max_commands = 30};
     auto q = st::check(sys::queue::Spec{.buggy = false}, config);
     auto k = st::check(sys::kv::Spec{.buggy = false}, config);
     auto c = st::check(sys::counter::Spec{.buggy = false}, config);
@@ -85,7 +85,7 @@ std::uint64_t minimal_at_defaults(const char* what, Minimal minimal) {
   std::uint64_t found = 0;
   std::uint64_t hits = 0;
   for (std::uint64_t seed = 0; seed < kSeeds; ++seed) {
-    auto r = st::check(Spec{}, st::CheckConfig{.seed = seed});
+    auto r = st::check(Spec{}, st::CheckOptions{.seed = seed});
     EXPECT_TRUE(r.error.empty()) << r.error;
     if (!r.failure) continue;
     ++found;
@@ -123,7 +123,7 @@ TEST(DeepBugs, ATrieWhoseEraseLosesLongerWords) {
 
 TEST(DeepBugs, TheFixedSystemsPassEveryRunAtTheDefaults) {
   for (std::uint64_t seed = 0; seed < 3; ++seed) {
-    const st::CheckConfig config{.seed = seed};
+    const st::CheckOptions config{.seed = seed};
     EXPECT_TRUE(st::check(ds::sorted_set::Spec{.buggy = false}, config).ok());
     EXPECT_TRUE(st::check(ds::lru::Spec{.buggy = false}, config).ok());
     EXPECT_TRUE(st::check(ds::hashmap::Spec{.buggy = false}, config).ok());

@@ -20,7 +20,7 @@ TEST(StatemGtest, AFailingCheckFailsTheTestWithTheReport) {
 
 TEST(StatemGtest, AUsageErrorFailsTheTest) {
   EXPECT_NONFATAL_FAILURE(merilo::testing::statem_check(sys::counter::Spec{}, {}),
-                          "CheckConfig::seed is required");
+                          "CheckOptions::seed is required");
 }
 
 TEST(StatemGtest, AFailureIsReportedAtTheCallersFileAndLine) {

@@ -10,7 +10,10 @@
 // purpose must say so and update them (the failure message prints the new
 // digest). The failing digests were updated when replay tokens gained their
 // check (v2): with the token printed in the v1 form they were unchanged, so
-// only each report's token differs.
+// only each report's token differs. They were updated again when
+// `CheckConfig` became `CheckOptions` (the report's replay line names it):
+// with the report's `CheckOptions` read back as `CheckConfig` every digest
+// was unchanged.
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -115,33 +118,33 @@ void expect_pins(const char* system, std::initializer_list<Pin> pins) {
 TEST(StatemPinned, SortedSetChecksExecuteWhatTheyDidBefore) {
   expect_pins<ds::sorted_set::Spec>("sorted set",
                                     {
-                                        {0, 7428649852060237328ULL, 3013191641477279716ULL},
-                                        {1, 8427163792966733857ULL, 461407266927096055ULL},
-                                        {2, 10742360899700318760ULL, 7790993362144246038ULL},
+                                        {0, 7428649852060237328ULL, 2409909758560932490ULL},
+                                        {1, 8427163792966733857ULL, 13231102683895663479ULL},
+                                        {2, 10742360899700318760ULL, 13343263410752628260ULL},
                                     });
 }
 
 TEST(StatemPinned, LruChecksExecuteWhatTheyDidBefore) {
   expect_pins<ds::lru::Spec>("lru", {
-                                        {0, 1215206352137924428ULL, 13878622856656718097ULL},
-                                        {1, 4901314639839482051ULL, 10819646820891252907ULL},
-                                        {2, 469467843252956764ULL, 7451622410002353919ULL},
+                                        {0, 1215206352137924428ULL, 6103668115623633041ULL},
+                                        {1, 4901314639839482051ULL, 17754127731248180923ULL},
+                                        {2, 469467843252956764ULL, 13970396671127436719ULL},
                                     });
 }
 
 TEST(StatemPinned, HashMapChecksExecuteWhatTheyDidBefore) {
   expect_pins<ds::hashmap::Spec>("hash map",
                                  {
-                                     {0, 7645773390972456973ULL, 4413002214946593263ULL},
-                                     {1, 5002064419581762627ULL, 17758148968348297771ULL},
-                                     {2, 11772418497612265077ULL, 13993961767201604649ULL},
+                                     {0, 7645773390972456973ULL, 8324843923856782295ULL},
+                                     {1, 5002064419581762627ULL, 3677549998071872723ULL},
+                                     {2, 11772418497612265077ULL, 1018078916850066089ULL},
                                  });
 }
 
 TEST(StatemPinned, TrieChecksExecuteWhatTheyDidBefore) {
   expect_pins<ds::trie::Spec>("trie", {
-                                          {0, 7481659119782736542ULL, 11679353358616947761ULL},
-                                          {1, 12350988851363022937ULL, 3876056045699254712ULL},
-                                          {2, 1873893843891883740ULL, 17259059131932487027ULL},
+                                          {0, 7481659119782736542ULL, 16071821870548627305ULL},
+                                          {1, 12350988851363022937ULL, 11749247575311238982ULL},
+                                          {2, 1873893843891883740ULL, 15157449400262804515ULL},
                                       });
 }

@@ -1,5 +1,5 @@
 // Reproduction: every report ends with a line that re-runs exactly the
-// shrunk failure (pasted back here through CheckConfig::replay and through
+// shrunk failure (pasted back here through CheckOptions::replay and through
 // MERILO_STATEM_REPLAY), MERILO_STATEM_SEED overrides every check's seed,
 // and long original lists are printed cut.
 #include <cstdlib>
@@ -141,7 +141,7 @@ TEST(StatemReplayToken, ABoundAboveMaxCommandsIsRefusedBeforeAnythingIsDrawn) {
   auto huge =
       st::check(sys::counter::Spec{}, {.replay = "v2:1:0:100:1000000000000:0:0000000000000000"});
   EXPECT_FALSE(huge.failure);
-  EXPECT_NE(huge.error.find("more than this check's CheckConfig::max_commands (100)"),
+  EXPECT_NE(huge.error.find("more than this check's CheckOptions::max_commands (100)"),
             std::string::npos)
       << huge.error;
   EXPECT_EQ(huge.commands_run, 0U);
@@ -157,7 +157,7 @@ TEST(StatemEnvironment, MerIloStatemSeedOverridesTheSeedOfEveryCheck) {
     EXPECT_EQ(overridden.failure->seed, 7U);
     EXPECT_EQ(st::report(*overridden.failure), st::report(*plain.failure));
     // Even a config without a seed runs.
-    EXPECT_TRUE(st::check(sys::kv::Spec{}, st::CheckConfig{}).error.empty());
+    EXPECT_TRUE(st::check(sys::kv::Spec{}, st::CheckOptions{}).error.empty());
   }
   {
     ScopedEnv env("MERILO_STATEM_SEED", "0x7");

@@ -112,7 +112,7 @@ auto at_least_50(std::string tag) {
   };
 }
 
-st::CheckConfig seeded(std::uint64_t seed) { return st::CheckConfig{.seed = seed}; }
+st::CheckOptions seeded(std::uint64_t seed) { return st::CheckOptions{.seed = seed}; }
 
 }  // namespace
 
@@ -120,13 +120,13 @@ st::CheckConfig seeded(std::uint64_t seed) { return st::CheckConfig{.seed = seed
 
 TEST(StatemUsage, AMissingSeedIsAUsageErrorAndNothingRuns) {
   ProbeSpec spec;
-  auto r = st::check(spec, st::CheckConfig{});
-  EXPECT_NE(r.error.find("Config::seed is required"), std::string::npos) << r.error;
+  auto r = st::check(spec, st::CheckOptions{});
+  EXPECT_NE(r.error.find("CheckOptions::seed is required"), std::string::npos) << r.error;
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.runs, 0U);
   EXPECT_EQ(spec.log->built, 0);
-  EXPECT_FALSE(st::check_run(spec, st::CheckConfig{}, 0).error.empty());
-  EXPECT_FALSE(st::commands(spec, st::CheckConfig{}, 0).error.empty());
+  EXPECT_FALSE(st::check_run(spec, st::CheckOptions{}, 0).error.empty());
+  EXPECT_FALSE(st::commands(spec, st::CheckOptions{}, 0).error.empty());
 }
 
 TEST(StatemUsage, ZeroTestsOrZeroCommandsAreUsageErrors) {
@@ -140,9 +140,9 @@ TEST(StatemUsage, ZeroTestsOrZeroCommandsAreUsageErrors) {
 
 TEST(StatemUsage, AMaxCommandsPastTheLimitIsAUsageErrorNamingIt) {
   ProbeSpec spec;
-  const st::CheckConfig config{.seed = 1, .max_commands = std::size_t{1} << 40};
+  const st::CheckOptions config{.seed = 1, .max_commands = std::size_t{1} << 40};
   const std::string want =
-      "CheckConfig::max_commands is 1099511627776, above the limit of 100000 commands";
+      "CheckOptions::max_commands is 1099511627776, above the limit of 100000 commands";
   EXPECT_NE(st::check(spec, config).error.find(want), std::string::npos)
       << st::check(spec, config).error;
   EXPECT_NE(st::check_run(spec, config, 0).error.find(want), std::string::npos);
@@ -234,7 +234,7 @@ TEST(StatemRuns, ACorrectSystemPassesEveryRunOnAFreshSystemEach) {
 }
 
 TEST(StatemRuns, CommandsReturnsTheFailingRunsOriginalListWithoutExecutingIt) {
-  const st::CheckConfig config = seeded(12);
+  const st::CheckOptions config = seeded(12);
   auto r = st::check(sys::kv::Spec{}, config);
   ASSERT_TRUE(r.failure);
   EXPECT_EQ(st::commands(sys::kv::Spec{}, config, r.failure->run).list, r.failure->original);
@@ -245,7 +245,7 @@ TEST(StatemRuns, CommandsReturnsTheFailingRunsOriginalListWithoutExecutingIt) {
 }
 
 TEST(StatemRuns, CheckRunReproducesOneRunAlone) {
-  const st::CheckConfig config = seeded(7);
+  const st::CheckOptions config = seeded(7);
   auto r = st::check(sys::kv::Spec{}, config);
   ASSERT_TRUE(r.failure);
   ASSERT_GT(r.failure->run, 0U);  // so the earlier passing runs really are skipped
@@ -259,7 +259,7 @@ TEST(StatemRuns, CheckRunReproducesOneRunAlone) {
 }
 
 TEST(StatemRuns, TheSameSeedGivesTheSameListsAndTheSameReportByteForByte) {
-  const st::CheckConfig config = seeded(2024);
+  const st::CheckOptions config = seeded(2024);
   for (std::size_t run = 0; run < 20; ++run) {
     EXPECT_EQ(st::commands(sys::kv::Spec{}, config, run).list,
               st::commands(sys::kv::Spec{}, config, run).list);
@@ -273,7 +273,7 @@ TEST(StatemRuns, TheSameSeedGivesTheSameListsAndTheSameReportByteForByte) {
 }
 
 TEST(StatemRuns, ListsAreAdmissibleAndNoLongerThanMaxCommands) {
-  const st::CheckConfig config{.seed = 5, .max_commands = 12};
+  const st::CheckOptions config{.seed = 5, .max_commands = 12};
   for (std::size_t run = 0; run < 100; ++run) {
     auto list = st::commands(sys::queue::Spec{}, config, run).list;
     EXPECT_GE(list.size(), 1U);
@@ -290,7 +290,7 @@ TEST(StatemRuns, SizesGrowFromShortListsOfSmallValuesToMaxCommandsAndFullRanges)
   EXPECT_EQ(st::run_size(0, 1), st::kMaxSize);
   EXPECT_EQ(st::run_length_bound(100, 2), 2U);
   EXPECT_EQ(st::run_length_bound(30, 1), 1U);
-  const st::CheckConfig config{.seed = 11};  // max_commands 100, test_count 100
+  const st::CheckOptions config{.seed = 11};  // max_commands 100, test_count 100
   std::size_t early_longest = 0;
   int early_biggest = 0;
   std::size_t late_longest = 0;

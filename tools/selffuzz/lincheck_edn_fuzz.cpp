@@ -7,10 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "lincheck_run.hpp"
-#include "seeds.hpp"
 
 namespace {
 
@@ -22,24 +20,15 @@ std::uint8_t independent_by_name(const std::string& name) {
   return name.find("independent") != std::string::npos ? kIndependent : 0;
 }
 
+constexpr merilo::selffuzz::HistoryTarget kTarget{MERILO_LINCHECK_SEEDS, ".edn", "edn",
+                                                  kIndependent, independent_by_name};
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  merilo::selffuzz::exit_on_dict_flag(*argc, *argv);
-  const std::string dir = merilo::selffuzz::seed_dir(*argc, *argv);
-  if (!dir.empty()) {
-    merilo::selffuzz::write_seeds(
-        dir, merilo::selffuzz::history_seeds(MERILO_LINCHECK_SEEDS, ".edn", independent_by_name));
-  }
-  return 0;
+  return merilo::selffuzz::initialize_history_target(kTarget, argc, argv);
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size == 0) return 0;
-  static const std::vector<std::string> kModels = merilo::selffuzz::lincheck_models();
-  merilo::selffuzz::run_lincheck(
-      kModels[data[0] % kModels.size()], (data[0] & merilo::selffuzz::kExplainBit) != 0,
-      std::size_t{64} << 10U, std::string(reinterpret_cast<const char*>(data) + 1, size - 1), "edn",
-      (data[0] & kIndependent) != 0);
-  return 0;
+  return merilo::selffuzz::run_history_input(kTarget, data, size);
 }

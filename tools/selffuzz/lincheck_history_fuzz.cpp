@@ -8,33 +8,23 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "lincheck_run.hpp"
-#include "seeds.hpp"
 
 namespace {
 
 // Every *.jsonl history in tests/tools/data (lincheck_run.hpp).
 std::uint8_t no_flags(const std::string&) { return 0; }
 
+constexpr merilo::selffuzz::HistoryTarget kTarget{MERILO_LINCHECK_SEEDS, ".jsonl", "jsonl", 0,
+                                                  no_flags};
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  merilo::selffuzz::exit_on_dict_flag(*argc, *argv);
-  const std::string dir = merilo::selffuzz::seed_dir(*argc, *argv);
-  if (!dir.empty()) {
-    merilo::selffuzz::write_seeds(
-        dir, merilo::selffuzz::history_seeds(MERILO_LINCHECK_SEEDS, ".jsonl", no_flags));
-  }
-  return 0;
+  return merilo::selffuzz::initialize_history_target(kTarget, argc, argv);
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size == 0) return 0;
-  static const std::vector<std::string> kModels = merilo::selffuzz::lincheck_models();
-  merilo::selffuzz::run_lincheck(
-      kModels[data[0] % kModels.size()], (data[0] & merilo::selffuzz::kExplainBit) != 0,
-      std::size_t{64} << 10U, std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
-  return 0;
+  return merilo::selffuzz::run_history_input(kTarget, data, size);
 }

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "lincheck.hpp"
+#include "seeds.hpp"
 
 namespace merilo::selffuzz {
 
@@ -74,6 +75,23 @@ std::vector<std::vector<std::uint8_t>> history_seeds(const std::string& dir,
     }
   }
   return out;
+}
+
+int initialize_history_target(const HistoryTarget& target, int* argc, char*** argv) {
+  exit_on_dict_flag(*argc, *argv);
+  const std::string dir = seed_dir(*argc, *argv);
+  if (!dir.empty()) write_seeds(dir, history_seeds(target.seeds, target.extension, target.flags));
+  return 0;
+}
+
+int run_history_input(const HistoryTarget& target, const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  static const std::vector<std::string> kModels = lincheck_models();
+  const bool independent = target.independent_bit != 0 && (data[0] & target.independent_bit) != 0;
+  run_lincheck(
+      kModels[data[0] % kModels.size()], (data[0] & kExplainBit) != 0, std::size_t{64} << 10U,
+      std::string(reinterpret_cast<const char*>(data) + 1, size - 1), target.format, independent);
+  return 0;
 }
 
 }  // namespace merilo::selffuzz

@@ -34,6 +34,27 @@ inline constexpr std::uint8_t kExplainBit = 4;
     const std::string& dir, const std::string& extension,
     std::uint8_t (*flags)(const std::string& name));
 
+/// A history target (JSON Lines or EDN): byte 0 of an input picks the model
+/// (modulo the number of models), kExplainBit --explain and
+/// `independent_bit` --independent; the rest is the history.
+struct HistoryTarget {
+  const char* seeds;             ///< The folder of seed histories.
+  const char* extension;         ///< Which of its files are seeds (".jsonl", ".edn").
+  const char* format;            ///< How the history is read ("jsonl", "edn").
+  std::uint8_t independent_bit;  ///< Byte 0's bit for --independent (0: never).
+  /// Byte 0's flags for the seed file `name` (besides the model and
+  /// kExplainBit).
+  std::uint8_t (*flags)(const std::string& name);
+};
+
+/// `LLVMFuzzerInitialize` of a history target: with -merilo_seed=DIR,
+/// writes `history_seeds` of `target` there and exits.
+int initialize_history_target(const HistoryTarget& target, int* argc, char*** argv);
+
+/// `LLVMFuzzerTestOneInput` of a history target: `run_lincheck` on the input
+/// with 64 KiB lines.
+int run_history_input(const HistoryTarget& target, const std::uint8_t* data, std::size_t size);
+
 }  // namespace merilo::selffuzz
 
 #endif  // MERILO_TOOLS_SELFFUZZ_LINCHECK_RUN_HPP

@@ -1,5 +1,5 @@
 // statem_token_fuzz.cpp — fuzzes statem's replay tokens: the bytes are a
-// token, replayed through `statem::check` (`CheckConfig::replay`) on a
+// token, replayed through `statem::check` (`CheckOptions::replay`) on a
 // register with a bug that seed 1 finds. For every byte string:
 //
 //   * the check returns (no crash, no sanitizer report, no hang) and draws
@@ -58,8 +58,11 @@ struct RegisterSpec {
 
   int initial() const { return 0; }
   st::Gen<Cmd> command(const int&) const {
-    return st::one_of<Cmd>(
-        {st::map(st::integer(1, 6), [](int n) { return Cmd{true, n}; }), st::just(Cmd{false, 0})});
+    return st::one_of<Cmd>({st::map(st::integer(1, 6),
+                                    [](int n) {
+                                      return Cmd{true, n};
+                                    }),
+                            st::just(Cmd{false, 0})});
   }
   st::Admission precondition(const int&, const Cmd&) const { return st::Admission::admit; }
   int next_model(int m, const Cmd& c) const { return c.add ? m + c.n : m; }

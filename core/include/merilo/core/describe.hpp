@@ -104,13 +104,13 @@ requires Describable<T>
   } else if constexpr (detail::StringLike<T>) {
     return detail::quote(std::string_view(x));
   } else if constexpr (core::is_optional_v<T>) {
-    return x ? describe(*x) : std::string("nullopt");
+    return x ? core::describe(*x) : std::string("nullopt");
   } else if constexpr (detail::TupleLike<T>) {
     std::string out = "(";
     std::apply(
         [&](const auto&... e) {
           std::size_t i = 0;
-          ((out += (i++ == 0 ? "" : ", ") + describe(e)), ...);
+          ((out += (i++ == 0 ? "" : ", ") + core::describe(e)), ...);
         },
         x);
     return out + ")";
@@ -120,7 +120,7 @@ requires Describable<T>
     for (const auto& e : x) {
       if (!first) out += ", ";
       first = false;
-      out += describe(e);
+      out += core::describe(e);
     }
     return out + "]";
   } else {

@@ -134,7 +134,7 @@ std::string explore_failure(S& sys, const ExploreOptions& options, const Explore
     std::string page_error;
     if (!path.empty()) {
       page_error = write_trace_html(sys, v.trace, path,
-                                    {.title = std::string(test) + ": " + v.describe(),
+                                    {.title = std::string(test) + ": " + v.summary(),
                                      .context = result.summary(),
                                      .pinned_test = pinned});
     }
@@ -152,7 +152,7 @@ template <System S>
 std::string replay_ok_failure(S& sys, const Trace& trace) {
   const Replayed r = replay(sys, trace);
   if (r.ok()) return {};
-  return detail::replay_message(trace, r.describe(), format(sys, trace));
+  return detail::replay_message(trace, r.summary(), format(sys, trace));
 }
 
 template <System S>
@@ -161,7 +161,7 @@ std::string replay_finds_failure(S& sys, const Trace& trace, ViolationKind kind)
   if (r.error.empty() && r.violation.kind == kind && r.violation.trace == trace) return {};
   return detail::replay_message(trace,
                                 "expected " + std::string(name(kind)) + " at step " +
-                                    std::to_string(trace.size()) + ", got: " + r.describe(),
+                                    std::to_string(trace.size()) + ", got: " + r.summary(),
                                 format(sys, trace));
 }
 

@@ -12,9 +12,9 @@
 //   if (!stepper.error().empty()) return stepper.error();  // a bad invariant list
 //   merilo::explore::Violation v;
 //   merilo::explore::Trace taken;
-//   if (stepper.start(v) == merilo::explore::StepEnd::broke) return v.describe();
+//   if (stepper.start(v) == merilo::explore::StepEnd::broke) return v.summary();
 //   for (merilo::explore::Kind k : trace) {
-//     if (stepper.take(k, &taken, v) == merilo::explore::StepEnd::broke) return v.describe();
+//     if (stepper.take(k, &taken, v) == merilo::explore::StepEnd::broke) return v.summary();
 //   }
 //
 // The trace. When the caller passes a `Trace*`, `take` appends the kind

@@ -9,7 +9,7 @@
 //
 // Example:
 //
-//   if (result.violation.found()) std::puts(result.violation.describe().c_str());
+//   if (result.violation.found()) std::puts(result.violation.summary().c_str());
 #ifndef MERILO_EXPLORE_VIOLATION_HPP
 #define MERILO_EXPLORE_VIOLATION_HPP
 
@@ -59,7 +59,9 @@ struct Violation {
   /// Whether a rule broke.
   [[nodiscard]] bool found() const noexcept { return kind != ViolationKind::none; }
   /// One line: `invariant "name" at step 3: detail`.
-  [[nodiscard]] std::string describe() const;
+  [[nodiscard]] std::string summary() const;
+  /// The old name of `summary()` (a result's one line is its `summary`).
+  [[deprecated("use summary()")]] [[nodiscard]] std::string describe() const { return summary(); }
 };
 
 }  // namespace merilo::explore

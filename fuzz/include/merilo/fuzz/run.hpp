@@ -80,7 +80,9 @@ struct Run {
   [[nodiscard]] std::size_t drained() const noexcept { return trace.size() - input_steps; }
   /// One line: "ok: 12 steps (9 from the input, 3 drained), stopped: settled"
   /// or the violation.
-  [[nodiscard]] std::string describe() const;
+  [[nodiscard]] std::string summary() const;
+  /// The old name of `summary()` (a result's one line is its `summary`).
+  [[deprecated("use summary()")]] [[nodiscard]] std::string describe() const { return summary(); }
 };
 
 /// Runs one input against a system, reusing its buffers across inputs (the

@@ -375,24 +375,68 @@ struct BagSpec {
 };
 
 // --- text ----------------------------------------------------------------------
+//
+// `merilo_describe` is the hook `core::describe` finds by argument-dependent
+// lookup, so these types print as they are (no wrapper) wherever merilo
+// prints a command, response or model: statem and parallel reports included.
 
 /// "read", "write 3", "cas [1, 2]"; "get", "put \"ab\"", ...; "enqueue 4", "dequeue";
 /// "add 4", "remove".
-[[nodiscard]] std::string describe(const RegisterCmd& c);
-[[nodiscard]] std::string describe(const KvCmd& c);
-[[nodiscard]] std::string describe(const QueueCmd& c);
-[[nodiscard]] std::string describe(const BagCmd& c);
+[[nodiscard]] std::string merilo_describe(const RegisterCmd& c);
+[[nodiscard]] std::string merilo_describe(const KvCmd& c);
+[[nodiscard]] std::string merilo_describe(const QueueCmd& c);
+[[nodiscard]] std::string merilo_describe(const BagCmd& c);
 /// "3", "null", "fail"; "\"ab\""; ...
-[[nodiscard]] std::string describe(const RegisterResponse& r);
-[[nodiscard]] std::string describe(const KvResponse& r);
-[[nodiscard]] std::string describe(const QueueResponse& r);
-[[nodiscard]] std::string describe(const BagResponse& r);
+[[nodiscard]] std::string merilo_describe(const RegisterResponse& r);
+[[nodiscard]] std::string merilo_describe(const KvResponse& r);
+[[nodiscard]] std::string merilo_describe(const QueueResponse& r);
+[[nodiscard]] std::string merilo_describe(const BagResponse& r);
 /// "3" or "null"; "\"ab\""; "[1, 2, 3]" (front first).
-[[nodiscard]] std::string describe(const RegisterModel& m);
-[[nodiscard]] std::string describe(const KvModel& m);
-[[nodiscard]] std::string describe(const QueueModel& m);
+[[nodiscard]] std::string merilo_describe(const RegisterModel& m);
+[[nodiscard]] std::string merilo_describe(const KvModel& m);
+[[nodiscard]] std::string merilo_describe(const QueueModel& m);
 /// "[1, 2, 2]" (sorted).
-[[nodiscard]] std::string describe(const BagModel& m);
+[[nodiscard]] std::string merilo_describe(const BagModel& m);
+
+/// The old names of the `merilo_describe` overloads above: `describe` now
+/// means `core::describe` only (docs/design/one-vocabulary.md).
+[[deprecated("use merilo::core::describe")]] inline std::string describe(const RegisterCmd& c) {
+  return merilo_describe(c);
+}
+[[deprecated("use merilo::core::describe")]] inline std::string describe(const KvCmd& c) {
+  return merilo_describe(c);
+}
+[[deprecated("use merilo::core::describe")]] inline std::string describe(const QueueCmd& c) {
+  return merilo_describe(c);
+}
+[[deprecated("use merilo::core::describe")]] inline std::string describe(const BagCmd& c) {
+  return merilo_describe(c);
+}
+[[deprecated("use merilo::core::describe")]] inline std::string describe(
+    const RegisterResponse& r) {
+  return merilo_describe(r);
+}
+[[deprecated("use merilo::core::describe")]] inline std::string describe(const KvResponse& r) {
+  return merilo_describe(r);
+}
+[[deprecated("use merilo::core::describe")]] inline std::string describe(const QueueResponse& r) {
+  return merilo_describe(r);
+}
+[[deprecated("use merilo::core::describe")]] inline std::string describe(const BagResponse& r) {
+  return merilo_describe(r);
+}
+[[deprecated("use merilo::core::describe")]] inline std::string describe(const RegisterModel& m) {
+  return merilo_describe(m);
+}
+[[deprecated("use merilo::core::describe")]] inline std::string describe(const KvModel& m) {
+  return merilo_describe(m);
+}
+[[deprecated("use merilo::core::describe")]] inline std::string describe(const QueueModel& m) {
+  return merilo_describe(m);
+}
+[[deprecated("use merilo::core::describe")]] inline std::string describe(const BagModel& m) {
+  return merilo_describe(m);
+}
 
 }  // namespace merilo::linearize
 

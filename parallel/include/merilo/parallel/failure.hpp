@@ -15,7 +15,7 @@
 //   auto r = merilo::parallel::check(CounterSpec{}, {.seed = 7});
 //   if (r.failure) std::puts(merilo::parallel::report(*r.failure).c_str());
 //
-// NOTE: the non-command fields live in the non-template `FailureCore`, and
+// NOTE: the non-command fields live in the non-template `FailureInfo`, and
 // the text is laid out once, in parallel/src/report.cpp; the template only
 // turns commands and responses into text with `core::describe`.
 #ifndef MERILO_PARALLEL_FAILURE_HPP
@@ -45,7 +45,7 @@ using linearize::History;
 
 /// Where the shrunk case broke, and so what the failure can show.
 enum class Evidence : std::uint8_t {
-  in_prefix,   ///< A prefix call (at `FailureCore::prefix_step`) broke a rule.
+  in_prefix,   ///< A prefix call (at `FailureInfo::prefix_step`) broke a rule.
   raced,       ///< The race: `histories` and the checker's `explanation`.
   after_race,  ///< `finish`, after a linearizable race: `histories`.
   unrecorded,  ///< No usable histories: a crash, a timeout, a broken `new_sut`.
@@ -91,8 +91,8 @@ struct StuckCall {
 };
 
 /// The fields of a failure that do not depend on the command type.
-struct FailureCore {
-  std::uint64_t seed = 0;  ///< `CheckConfig::seed` of the check.
+struct FailureInfo {
+  std::uint64_t seed = 0;  ///< `CheckOptions::seed` of the check.
   std::size_t run = 0;     ///< The failing run (0-based).
   /// The generation settings actually used (after clamping), needed to
   /// reproduce the run.
@@ -133,9 +133,13 @@ struct FailureCore {
   std::vector<std::vector<std::size_t>> shrunk_branches_at;  ///< See `shrunk_prefix_at`.
 };
 
+/// The old name of `FailureInfo` (statem's failure fields have the same
+/// name; docs/design/one-vocabulary.md).
+using FailureCore [[deprecated("use merilo::parallel::FailureInfo")]] = FailureInfo;
+
 /// A failing run, shrunk.
 template <class Cmd, class Resp>
-struct Failure : FailureCore {
+struct Failure : FailureInfo {
   Case<Cmd> original;  ///< The case run `run` drew (= `generate_case(spec, config, run)`).
   Case<Cmd> shrunk;    ///< The smallest failing case found.
   /// The responses of the shrunk prefix's calls, as far as they ran.
@@ -156,7 +160,7 @@ struct Failure : FailureCore {
 /// where PREFIX and each BRANCH are positions joined by '.', and SCHEDULE is
 /// the branch chosen at each decision (one digit each) or "free" for a
 /// failure found with free threads (whose replay is not exact).
-[[nodiscard]] std::string pin_token(const FailureCore& failure);
+[[nodiscard]] std::string pin_token(const FailureInfo& failure);
 
 namespace detail {
 
@@ -187,7 +191,7 @@ struct CallText {
 /// A failure with every command and response turned into text; laid out
 /// once, in src/report.cpp.
 struct FailureText {
-  const FailureCore* core = nullptr;
+  const FailureInfo* core = nullptr;
   std::vector<std::string> original_prefix;
   std::vector<std::vector<std::string>> original_branches;
   std::vector<std::string> shrunk_prefix;

@@ -142,7 +142,7 @@ namespace merilo::statem {
 template <class S>
 requires parallel::SharedOnly<S>
 [[nodiscard]] CheckResult<typename std::remove_cvref_t<S>::command_type> check(
-    S&& spec, const CheckConfig& config) {
+    S&& spec, const CheckOptions& config) {
   return check(parallel::sequential(std::forward<S>(spec)), config);
 }
 
@@ -150,7 +150,7 @@ requires parallel::SharedOnly<S>
 template <class S>
 requires parallel::SharedOnly<S>
 [[nodiscard]] CheckResult<typename std::remove_cvref_t<S>::command_type> check_run(
-    S&& spec, const CheckConfig& config, std::size_t run) {
+    S&& spec, const CheckOptions& config, std::size_t run) {
   return check_run(parallel::sequential(std::forward<S>(spec)), config, run);
 }
 
@@ -158,7 +158,7 @@ requires parallel::SharedOnly<S>
 template <class S>
 requires parallel::SharedOnly<S>
 [[nodiscard]] Commands<typename std::remove_cvref_t<S>::command_type> commands(
-    S&& spec, const CheckConfig& config, std::size_t run) {
+    S&& spec, const CheckOptions& config, std::size_t run) {
   return commands(parallel::sequential(std::forward<S>(spec)), config, run);
 }
 

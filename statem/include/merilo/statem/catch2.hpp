@@ -35,7 +35,7 @@ namespace merilo::with_catch2 {
 template <class S>
 requires statem::Spec<std::remove_cvref_t<S>>
     statem::CheckResult<typename std::remove_cvref_t<S>::command_type> statem_check(
-        S&& spec, const statem::CheckConfig& config, const char* file = __builtin_FILE(),
+        S&& spec, const statem::CheckOptions& config, const char* file = __builtin_FILE(),
         int line = __builtin_LINE()) {
   auto r = statem::check(std::forward<S>(spec), config);
   const std::string failure = statem::detail::glue_failure(r);

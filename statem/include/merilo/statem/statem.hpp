@@ -32,7 +32,7 @@
 //   if (r.failure) std::puts(st::report(*r.failure).c_str());
 // clang-format on
 //
-// Seeds: there is no default; `CheckConfig::seed` is required (the
+// Seeds: there is no default; `CheckOptions::seed` is required (the
 // environment variable `MERILO_STATEM_SEED` overrides it for every check in
 // the process). Run i draws its list from `Rng{run_seed(seed, i), size}`,
 // so `check_run(spec, config, i)` and `commands(spec, config, i)` reproduce
@@ -54,7 +54,7 @@
 // of the result fails with the same tag.
 //
 // NOTE: an exception escaping any callback of the spec (or a generator,
-// or `CheckConfig::shrink_stop`) is caught: in `new_sut`, `execute`,
+// or `CheckOptions::shrink_stop`) is caught: in `new_sut`, `execute`,
 // `finish`, `precondition`, `next_model` and `initial` it is a
 // `statem.crash` violation that shrinks like any other; in `teardown` it is
 // swallowed; in `shrink_stop` it stops shrinking. Nothing throws out of this
@@ -73,8 +73,8 @@
 #include <concepts>     // the Spec concept
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint64_t
-#include <functional>   // CheckConfig::shrink_stop
-#include <optional>     // CheckConfig::seed, MaybeViolation
+#include <functional>   // CheckOptions::shrink_stop
+#include <optional>     // CheckOptions::seed, MaybeViolation
 #include <string>       // Violation, report
 #include <string_view>  // tag constants
 #include <type_traits>  // std::remove_cvref_t
@@ -103,7 +103,7 @@ enum class ShrinkEnd : std::uint8_t {
   out_of_retries,
 };
 
-/// The answer of `CheckConfig::shrink_stop`.
+/// The answer of `CheckOptions::shrink_stop`.
 enum class ShrinkStop : std::uint8_t {
   keep_shrinking,  ///< Go on.
   stop_shrinking,  ///< Report the best list so far (as `ShrinkEnd::bound_hit`).
@@ -129,10 +129,10 @@ inline constexpr std::string_view kPreconditionTag = "statem.precondition";
 inline constexpr std::size_t kMaxInadmissible = 250'000;
 /// Consecutive rejected (or given-up) draws that end a list early.
 inline constexpr std::size_t kMaxConsecutiveRejections = 8;
-/// The default `CheckConfig::max_commands` (see docs/statem.md for the
+/// The default `CheckOptions::max_commands` (see docs/statem.md for the
 /// measurement behind it).
 inline constexpr std::size_t kDefaultMaxCommands = 100;
-/// The largest `CheckConfig::max_commands` a check accepts: a list is drawn,
+/// The largest `CheckOptions::max_commands` a check accepts: a list is drawn,
 /// kept and shrunk whole, so a bound past this is a usage error rather
 /// than a run that exhausts memory.
 inline constexpr std::size_t kMaxCommandsLimit = 100'000;
@@ -186,8 +186,8 @@ concept Spec =
 // clang-format on
 
 /// How a check runs. Build it with designated initialisers:
-///   statem::CheckConfig{.seed = 42, .test_count = 200}
-struct CheckConfig {
+///   statem::CheckOptions{.seed = 42, .test_count = 200}
+struct CheckOptions {
   /// Required: a check without a seed is a usage error. Seeds are full
   /// 64-bit values (0 is a seed like any other). `MERILO_STATEM_SEED`
   /// (decimal or 0x-hex) in the environment overrides it.
@@ -216,15 +216,19 @@ struct CheckConfig {
   std::string replay = {};
 };
 
+/// The old name of `CheckOptions` (every component's settings are
+/// `<EntryPoint>Options`; docs/design/one-vocabulary.md).
+using CheckConfig [[deprecated("use merilo::statem::CheckOptions")]] = CheckOptions;
+
 /// Every field of a failure except the two command lists: what the report
 /// renderer (compiled once, in statem/src) needs besides the printed lists.
 struct FailureInfo {
   std::uint64_t seed = 0;          ///< The seed of the check.
   std::size_t run = 0;             ///< Which run failed (0-based).
-  std::size_t test_count = 0;      ///< `CheckConfig::test_count` (sets the run's size).
-  std::size_t max_commands = 0;    ///< `CheckConfig::max_commands`, needed to reproduce.
-  std::size_t max_shrinks = 0;     ///< `CheckConfig::max_shrinks` of the shrink.
-  std::size_t shrink_retries = 0;  ///< `CheckConfig::shrink_retries` of the shrink.
+  std::size_t test_count = 0;      ///< `CheckOptions::test_count` (sets the run's size).
+  std::size_t max_commands = 0;    ///< `CheckOptions::max_commands`, needed to reproduce.
+  std::size_t max_shrinks = 0;     ///< `CheckOptions::max_shrinks` of the shrink.
+  std::size_t shrink_retries = 0;  ///< `CheckOptions::shrink_retries` of the shrink.
   std::uint64_t size = 0;          ///< The run's size (`run_size`).
   Violation violation;             ///< What the shrunk list broke (same tag as the original).
   Violation original_violation;    ///< What the original list broke.
@@ -237,7 +241,7 @@ struct FailureInfo {
   std::size_t inadmissible = 0;          ///< Candidates dropped unexecuted by a precondition.
   ShrinkEnd end = ShrinkEnd::converged;  ///< Why shrinking stopped.
   bool replayed = false;                 ///< Rebuilt from a replay token, not shrunk.
-  std::string replay_token;              ///< Re-runs exactly `shrunk` (`CheckConfig::replay`).
+  std::string replay_token;              ///< Re-runs exactly `shrunk` (`CheckOptions::replay`).
 };
 
 /// A failing run, shrunk: `FailureInfo` plus the two command lists.
@@ -250,7 +254,7 @@ struct Failure : FailureInfo {
 /// What `check` and `check_run` found.
 template <class Cmd>
 struct CheckResult {
-  /// A usage error ("CheckConfig::seed is required", an empty generator
+  /// A usage error ("CheckOptions::seed is required", an empty generator
   /// range, ...). When set, no failure is reported.
   std::string error;
   /// Set when every run passed but the check did not really test: more
@@ -313,21 +317,21 @@ struct Execution {
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] CheckResult<typename std::remove_cvref_t<S>::command_type> check(
-    S&& spec, const CheckConfig& config);
+    S&& spec, const CheckOptions& config);
 
 /// Runs run `run` of the check `config` describes, alone (and shrinks it if
 /// it fails): the same list and the same failure as in `check`.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] CheckResult<typename std::remove_cvref_t<S>::command_type> check_run(
-    S&& spec, const CheckConfig& config, std::size_t run);
+    S&& spec, const CheckOptions& config, std::size_t run);
 
 /// The list run `run` draws, without executing anything (no system is
 /// built). Equal to that run's `Failure::original`.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] Commands<typename std::remove_cvref_t<S>::command_type> commands(
-    S&& spec, const CheckConfig& config, std::size_t run);
+    S&& spec, const CheckOptions& config, std::size_t run);
 
 /// Executes exactly `list` once on a fresh system. A command its
 /// precondition rejects is a `statem.precondition` violation at that step.

@@ -757,7 +757,7 @@ int mpi_main(S& sys, const ExploreOptions& options) {
   const bool first = !detail::mpi::initialized() || detail::mpi::rank() == 0;
   if (first && !r.search.error.empty()) std::fprintf(stderr, "%s\n", r.search.error.c_str());
   if (first && r.search.violation.found()) {
-    std::fprintf(stderr, "merilo: %s\n", r.search.violation.describe().c_str());
+    std::fprintf(stderr, "merilo: %s\n", r.search.violation.summary().c_str());
     std::fputs(format(sys, r.search.violation.trace).c_str(), stderr);
   }
   if (!r.search.error.empty()) return 2;

@@ -70,7 +70,7 @@ std::string Target<S>::report(const Run& r, std::size_t input_size) {
   const explore::Trace& trace = r.violation.trace;
   const explore::Replayed again = explore::replay(sys_, trace);
   if (again.violation.kind != r.violation.kind || again.violation.trace != trace) {
-    out.replayed = again.describe();
+    out.replayed = again.summary();
   }
   out.table = explore::format(sys_, trace);
   out.test = explore::replay_test(
@@ -88,7 +88,7 @@ template <explore::System S>
 std::string Target<S>::trace_html(const Run& r, std::size_t input_size) {
   return explore::trace_html(
       sys_, r.violation.trace,
-      {.title = std::string(options_.name) + ": " + r.violation.describe(),
+      {.title = std::string(options_.name) + ": " + r.violation.summary(),
        .context = detail::crash_context(options_.name, r, input_size),
        .pinned_test = explore::replay_test(
            "Replay", explore::replay_test_name(options_.name, r.violation.kind), system_expr_,

@@ -22,7 +22,7 @@ namespace merilo::statem::detail {
 [[nodiscard]] Violation inadmissible(std::size_t step, std::string_view cmd);
 
 /// The usage error of `config`, or "" when it can run.
-[[nodiscard]] std::string validate(const CheckConfig& config, bool needs_test_count);
+[[nodiscard]] std::string validate(const CheckOptions& config, bool needs_test_count);
 
 /// The usage error of a generator `command()` returned that cannot draw.
 [[nodiscard]] std::string invalid_generator(std::string_view why);

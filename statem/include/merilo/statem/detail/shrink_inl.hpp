@@ -19,7 +19,7 @@ class Shrinker {
  public:
   using Cmd = command_t<S>;
 
-  Shrinker(S& spec, const CheckConfig& config, std::vector<Tree<Cmd>> trees, Violation violation,
+  Shrinker(S& spec, const CheckOptions& config, std::vector<Tree<Cmd>> trees, Violation violation,
            FailureStage stage, std::size_t step)
       : spec_(spec),
         config_(config),
@@ -296,7 +296,7 @@ class Shrinker {
   }
 
   S& spec_;
-  const CheckConfig& config_;
+  const CheckOptions& config_;
   std::vector<Tree<Cmd>> trees_;
   std::vector<Origin> origins_;  // where each command of trees_ came from
   std::vector<bool> tried_;      // (offset, chunk) deletions tried on trees_

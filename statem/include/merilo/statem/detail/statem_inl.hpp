@@ -32,7 +32,7 @@ struct RunOutcome {
 
 /// The fields every failure of run `run` of `config` shares.
 template <class Cmd>
-Failure<Cmd> blank_failure(const CheckConfig& config, std::uint64_t seed, std::size_t run,
+Failure<Cmd> blank_failure(const CheckOptions& config, std::uint64_t seed, std::size_t run,
                            std::uint64_t size) {
   Failure<Cmd> f;
   f.seed = seed;
@@ -49,7 +49,7 @@ Failure<Cmd> blank_failure(const CheckConfig& config, std::uint64_t seed, std::s
 /// `seed`. `grown` is scratch space for the drawn list, reused across the
 /// runs of one check; a passing run copies nothing out of it.
 template <class S>
-RunOutcome<command_t<S>> run_one(S& spec, const CheckConfig& config, std::uint64_t seed,
+RunOutcome<command_t<S>> run_one(S& spec, const CheckOptions& config, std::uint64_t seed,
                                  std::size_t run, Grown<command_t<S>>& grown) {
   using Cmd = command_t<S>;
   RunOutcome<Cmd> out;
@@ -98,7 +98,7 @@ RunOutcome<command_t<S>> run_one(S& spec, const CheckConfig& config, std::uint64
 /// run's original list, for the report). A failure is reported with
 /// `replayed` set; a pass means the failure is gone.
 template <class S>
-RunOutcome<command_t<S>> replay_token(S& spec, const CheckConfig& config, std::string_view text) {
+RunOutcome<command_t<S>> replay_token(S& spec, const CheckOptions& config, std::string_view text) {
   using Cmd = command_t<S>;
   RunOutcome<Cmd> out;
   ReplayToken token;
@@ -168,7 +168,7 @@ inline std::string refuse_reentry() { return core::inside_merilo() ? core::kReen
 
 template <class S>
 requires Spec<std::remove_cvref_t<S>> CheckResult<typename std::remove_cvref_t<S>::command_type>
-check(S&& spec, const CheckConfig& config) {
+check(S&& spec, const CheckOptions& config) {
   CheckResult<typename std::remove_cvref_t<S>::command_type> r;
   r.error = detail::refuse_reentry();
   if (!r.error.empty()) return r;
@@ -185,7 +185,7 @@ check(S&& spec, const CheckConfig& config) {
     r.failure = std::move(outcome.failure);
     return r;
   }
-  CheckConfig seeded = config;
+  CheckOptions seeded = config;
   if (env.seed) seeded.seed = env.seed;
   r.error = detail::validate(seeded, true);
   if (!r.error.empty()) return r;
@@ -210,7 +210,7 @@ check(S&& spec, const CheckConfig& config) {
 
 template <class S>
 requires Spec<std::remove_cvref_t<S>> CheckResult<typename std::remove_cvref_t<S>::command_type>
-check_run(S&& spec, const CheckConfig& config, std::size_t run) {
+check_run(S&& spec, const CheckOptions& config, std::size_t run) {
   CheckResult<typename std::remove_cvref_t<S>::command_type> r;
   r.error = detail::refuse_reentry();
   if (!r.error.empty()) return r;
@@ -232,7 +232,7 @@ check_run(S&& spec, const CheckConfig& config, std::size_t run) {
 
 template <class S>
 requires Spec<std::remove_cvref_t<S>> Commands<typename std::remove_cvref_t<S>::command_type>
-commands(S&& spec, const CheckConfig& config, std::size_t run) {
+commands(S&& spec, const CheckOptions& config, std::size_t run) {
   Commands<typename std::remove_cvref_t<S>::command_type> c;
   c.error = detail::refuse_reentry();
   if (!c.error.empty()) return c;
