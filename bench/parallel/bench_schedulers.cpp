@@ -10,7 +10,8 @@
 //      std types they wrap.
 // Prints ratios measured in this run; never asserts a time.
 //
-// Usage: bench_schedulers [seeds]   (default 100)
+// Usage: bench_schedulers [seeds]   (default 100; MERILO_BENCH_ONLY=word picks the
+// bugs whose name contains it, MERILO_BENCH_MODE=controlled or stress one mode)
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -57,10 +58,12 @@ void row(const char* bug, const char* mode, const S& spec, parallel::Scheduler s
   std::size_t least = 0;
   std::vector<double> ms;
   std::vector<std::size_t> to_failure;
+  std::vector<std::size_t> executions;
   for (std::size_t seed = 1; seed <= seeds; ++seed) {
     const auto start = Clock::now();
     const auto r = parallel::check(spec, {.seed = seed, .scheduler = scheduler});
     ms.push_back(ms_since(start));
+    executions.push_back(r.executions);
     // Found means failed with the bug's own tag (a case with nothing to
     // race, statem.no_race, is not the bug).
     if (!r.failure || r.failure->violation.tag == parallel::kNoRaceTag) continue;
@@ -68,8 +71,8 @@ void row(const char* bug, const char* mode, const S& spec, parallel::Scheduler s
     if (calls(r.failure->shrunk) == least_calls) ++least;
     to_failure.push_back(r.failure->executions_to_failure);
   }
-  std::printf("| %s | %s | %zu/%zu | %zu/%zu | %zu | %.1f |\n", bug, mode, found, seeds, least,
-              seeds, median(to_failure), median(ms));
+  std::printf("| %s | %s | %zu/%zu | %zu/%zu | %zu | %zu | %.1f |\n", bug, mode, found, seeds,
+              least, seeds, median(to_failure), median(executions), median(ms));
   std::fflush(stdout);
 }
 
@@ -78,8 +81,13 @@ void both(const char* bug, const S& spec, std::size_t least_calls, std::size_t s
   // MERILO_BENCH_ONLY=word runs only the bugs whose name contains it.
   const char* only = std::getenv("MERILO_BENCH_ONLY");
   if (only != nullptr && std::string(bug).find(only) == std::string::npos) return;
-  row(bug, "controlled", spec, parallel::Scheduler::automatic, least_calls, seeds);
-  row(bug, "stress", spec, parallel::Scheduler::stress, least_calls, seeds);
+  // MERILO_BENCH_MODE=controlled or stress runs only that mode.
+  const char* mode = std::getenv("MERILO_BENCH_MODE");
+  const auto wanted = [&](const char* m) { return mode == nullptr || std::string(mode) == m; };
+  if (wanted("controlled")) {
+    row(bug, "controlled", spec, parallel::Scheduler::automatic, least_calls, seeds);
+  }
+  if (wanted("stress")) row(bug, "stress", spec, parallel::Scheduler::stress, least_calls, seeds);
 }
 
 template <class S>
@@ -133,8 +141,9 @@ void overhead() {
 int main(int argc, char** argv) {
   const std::size_t seeds = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 100;
   std::printf("## seeded bugs, defaults but the scheduler, seeds 1..%zu\n\n", seeds);
-  std::printf("| bug | mode | found | shrunk to least | median executions to first failure | median ms per check |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- |\n");
+  std::printf("| bug | mode | found | shrunk to least | median executions to first failure | "
+              "median executions per check | median ms per check |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- |\n");
   both("lost increment", controlled::CounterSpec{.racy = true}, 2, seeds);
   both("double insert", controlled::SetSpec{.racy = true}, 2, seeds);
   both("lock-order deadlock", controlled::AccountsSpec{.ordered = false}, 2, seeds);
