@@ -11,7 +11,8 @@
 // Prints ratios measured in this run; never asserts a time.
 //
 // Usage: bench_schedulers [seeds]   (default 100; MERILO_BENCH_ONLY=word picks the
-// bugs whose name contains it, MERILO_BENCH_MODE=controlled or stress one mode)
+// bugs whose name contains it, MERILO_BENCH_MODE=controlled or stress one mode,
+// MERILO_BENCH_SHOW=1 prints the report of each failure not shrunk to the least case)
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -68,7 +69,12 @@ void row(const char* bug, const char* mode, const S& spec, parallel::Scheduler s
     // race, statem.no_race, is not the bug).
     if (!r.failure || r.failure->violation.tag == parallel::kNoRaceTag) continue;
     ++found;
-    if (calls(r.failure->shrunk) == least_calls) ++least;
+    if (calls(r.failure->shrunk) == least_calls) {
+      ++least;
+    } else if (std::getenv("MERILO_BENCH_SHOW") != nullptr) {
+      std::printf("seed %zu shrunk to %zu calls:\n%s\n", seed, calls(r.failure->shrunk),
+                  parallel::report(*r.failure).c_str());
+    }
     to_failure.push_back(r.failure->executions_to_failure);
   }
   std::printf("| %s | %s | %zu/%zu | %zu/%zu | %zu | %zu | %.1f |\n", bug, mode, found, seeds,

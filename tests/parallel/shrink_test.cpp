@@ -50,6 +50,25 @@ TEST(ParallelShrink, TwoBranchesAreNeverDroppedButMayBeMerged) {
   EXPECT_EQ(parallel::shrink_candidates(c), want);
 }
 
+TEST(ParallelShrink, NeighbouringPrefixCommandsAreDeletedInPairsAfterSingleDeletions) {
+  // A push and the pop after it change nothing together, but either alone
+  // changes the state the race starts from: only the pair can go.
+  const Case c{.prefix = {1, 2, 3}, .branches = {{4}, {5}}};
+  const std::vector<Case> want = {
+      {{1, 2, 3}, {{4, 5}}},       // merge
+      {{1, 2, 3}, {{5}}},          // delete 4
+      {{1, 2, 3}, {{4}}},          // delete 5
+      {{2, 3}, {{4}, {5}}},        // delete one prefix command
+      {{1, 3}, {{4}, {5}}},
+      {{1, 2}, {{4}, {5}}},
+      {{3}, {{4}, {5}}},           // delete two neighbouring prefix commands
+      {{1}, {{4}, {5}}},
+      {{1, 2, 3, 4}, {{5}}},       // move a branch head into the prefix
+      {{1, 2, 3, 5}, {{4}}},
+  };
+  EXPECT_EQ(parallel::shrink_candidates(c), want);
+}
+
 TEST(ParallelShrink, AnEmptyCaseHasNoCandidates) {
   EXPECT_TRUE(parallel::shrink_candidates(Case{}).empty());
 }

@@ -7,7 +7,9 @@
 //   2. merge two branches i < j (branch j appended to branch i),
 //   3. delete one command from a branch,
 //   4. delete one command from the prefix,
-//   5. move a branch's first command to the end of the prefix.
+//   5. delete two neighbouring commands from the prefix (a pair such as a
+//      push and the pop after it, neither of which can go alone),
+//   6. move a branch's first command to the end of the prefix.
 //
 // Branches left empty are removed, so a candidate may race fewer than two
 // branches: it is kept only while it still fails with the original tag, so
@@ -65,6 +67,12 @@ template <class Cmd>
   for (std::size_t k = 0; k < c.prefix.size(); ++k) {
     Case<Cmd> x = c;
     x.prefix.erase(x.prefix.begin() + static_cast<std::ptrdiff_t>(k));
+    out.push_back(std::move(x));
+  }
+  for (std::size_t k = 0; k + 1 < c.prefix.size(); ++k) {
+    Case<Cmd> x = c;
+    const auto at = x.prefix.begin() + static_cast<std::ptrdiff_t>(k);
+    x.prefix.erase(at, at + 2);
     out.push_back(std::move(x));
   }
   for (std::size_t i = 0; i < n; ++i) {

@@ -283,7 +283,10 @@ void run_prefix(Arena<S>& arena) noexcept {
     });
   }
   solo.leave(0);
-  arena.prefix_done.store(returned, std::memory_order_release);
+  // A prefix call that returned after the check gave up on it (control
+  // dropped) does not start the branch: the system was abandoned.
+  arena.prefix_done.store(returned && solo.status() != RunStatus::dropped,
+                          std::memory_order_release);
 }
 
 /// The verdict of a controlled execution whose prefix did not run to its
@@ -509,7 +512,7 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   // Under control the prefix runs on branch 0's thread, in the race (see
   // `race`); free, call by call from here, all under one deadline as the
   // branches of a race are.
-  const bool prefix_in_race = chooser != nullptr && !c.prefix.empty();
+  const bool prefix_in_race = chooser != nullptr && !c.prefix.empty() && !c.branches.empty();
   if (prefix_in_race) {
     arena->prefix = c.prefix;
     arena->prefix_responses.reserve(c.prefix.size());
