@@ -12,7 +12,8 @@
 //
 // Usage: bench_schedulers [seeds]   (default 100; MERILO_BENCH_ONLY=word picks the
 // bugs whose name contains it, MERILO_BENCH_MODE=controlled or stress one mode,
-// MERILO_BENCH_SHOW=1 prints the report of each failure not shrunk to the least case)
+// MERILO_BENCH_SHOW=1 prints the report of each failure not shrunk to the least case;
+// MERILO_BENCH_ONLY=overhead runs only part 3)
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -155,7 +156,13 @@ int main(int argc, char** argv) {
   both("lock-order deadlock", controlled::AccountsSpec{.ordered = false}, 2, seeds);
   both("queue over capacity", controlled::QueueSpec{.racy = true}, 3, seeds);
   both("torn seqlock read", controlled::SeqSpec{.torn = true}, 2, seeds);
-  if (std::getenv("MERILO_BENCH_ONLY") != nullptr) return 0;
+  const char* only = std::getenv("MERILO_BENCH_ONLY");
+  if (only != nullptr && std::string(only) == "overhead") {
+    std::printf("\n## merilo::sync outside a controlled run (one thread, ns per operation)\n\n");
+    std::printf("| operation | std | merilo::sync | ratio |\n| --- | --- | --- | --- |\n");
+    overhead();
+  }
+  if (only != nullptr) return 0;
   std::printf("\n## fixed twins, seed 1, 100 cases\n\n");
   std::printf("| system | mode | verdict | ms per check | executions | schedules per case |\n");
   std::printf("| --- | --- | --- | --- | --- | --- |\n");
