@@ -2,7 +2,9 @@
 #
 # Every ```cpp block in README.md or docs/**/*.md whose first line is
 # `// docs/examples/<file>.cpp` must be that file, verbatim. Fails naming
-# the document and the file that drifted apart.
+# the document and the file that drifted apart. Then CheckDocNames.cmake
+# (beside this file) checks that every merilo:: name the documents and the
+# public headers' comments write is one the code declares.
 file(GLOB_RECURSE docs ${ROOT}/docs/*.md)
 list(APPEND docs ${ROOT}/README.md)
 set(failures 0)
@@ -38,6 +40,10 @@ if(checked EQUAL 0)
   message(FATAL_ERROR "no quoted docs/examples blocks found: the check would be vacuous")
 endif()
 message(STATUS "${checked} quoted examples checked, ${failures} out of sync")
+include(${CMAKE_CURRENT_LIST_DIR}/CheckDocNames.cmake)
 if(failures GREATER 0)
   message(FATAL_ERROR "docs out of sync with docs/examples")
+endif()
+if(name_failures GREATER 0)
+  message(FATAL_ERROR "docs or header comments name merilo:: names the code does not declare")
 endif()

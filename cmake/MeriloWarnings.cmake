@@ -34,6 +34,23 @@ function(merilo_component name)
   endif()
 endfunction()
 
+# merilo_missing(<out-var> <what> <component>...): sets <out-var> to the
+# components in the list that this build does not have (a build of a
+# subset, MERILO_COMPONENTS), saying "<what> skipped (needs ...)"; empty
+# when all are there. The examples and docs/examples open with it.
+function(merilo_missing out what)
+  set(missing "")
+  foreach(component IN LISTS ARGN)
+    if(NOT TARGET merilo_${component})
+      list(APPEND missing ${component})
+    endif()
+  endforeach()
+  if(missing)
+    message(STATUS "merilo: ${what} skipped (needs ${missing})")
+  endif()
+  set(${out} "${missing}" PARENT_SCOPE)
+endfunction()
+
 # merilo_test(<name> SOURCES ... LIBS ... [LABELS ...] [RUN_ALONE]): one gtest executable,
 # its tests discovered into ctest with the given labels.
 function(merilo_test name)

@@ -4,12 +4,13 @@
 # prints the exact command to run and fails.
 #
 # Groups: base (build and test, the Catch2 and doctest glue's tests
-# included), clang (clang++ and libFuzzer), lint,
+# and the third-party queue of examples/concurrent_queue included), clang (clang++ and libFuzzer), lint,
 # bench, m32 (a 32-bit x86 build: the multilib compilers and the i386
 # builds of the libraries merilo links; the header-only ones, CLI11 and
 # nlohmann-json, serve both), coverage (gcovr), browser (Debian's chromium,
 # which the `browser` tests run headless on merilo-lincheck's HTML report and
-# explore's trace page), docs (Doxygen, and Python for its
+# explore's trace page), mpi (Open MPI, for explore_mpi and its tests;
+# optional: without it the rest builds), docs (Doxygen, and Python for its
 # Markdown filter, for `make docs`). Every package is from
 # Debian's archive; nothing is downloaded. A package named NAME:ARCH is
 # another architecture's build: as root, deps.sh adds ARCH to dpkg's
@@ -17,7 +18,7 @@
 set -euo pipefail
 
 declare -A packages=(
-  [base]="cmake ninja-build make g++ pkg-config libfmt-dev libxxhash-dev googletest libgtest-dev libgmock-dev catch2 doctest-dev libcli11-dev nlohmann-json3-dev"
+  [base]="cmake ninja-build make g++ pkg-config libfmt-dev libxxhash-dev googletest libgtest-dev libgmock-dev catch2 doctest-dev libcli11-dev nlohmann-json3-dev libconcurrentqueue-dev"
   [clang]="clang libclang-rt-dev"
   [lint]="clang-format clang-tidy"
   [bench]="libbenchmark-dev spin time librapidcheck-dev"
@@ -25,6 +26,7 @@ declare -A packages=(
   [coverage]="gcovr"
   [browser]="chromium"
   [docs]="doxygen python3"
+  [mpi]="libopenmpi-dev openmpi-bin"
 )
 
 missing=()

@@ -118,9 +118,10 @@ std::size_t peak_rss() {
 // One restore-mode search of TwoPhase with `rms` resource managers, for
 // bench/spin/compare.sh: prints "<seconds> <states> <depth> <memory_bytes>
 // <peak RSS bytes>". Progress goes to stderr (every second after the first).
-template <unsigned N>
+// With `Symmetry::rms` the adapter's canonical() sorts the RMs' slots.
+template <unsigned N, tla_twophase::Symmetry symmetry>
 int twophase_once(unsigned threads) {
-  tla_twophase::System<N> sys;
+  tla_twophase::System<N, tla_twophase::Bug::none, symmetry> sys;
   const auto start = std::chrono::steady_clock::now();
   const ex::ExploreResult r =
       ex::explore(sys, {.max_states = 100'000'000, .threads = threads, .name = "tla_twophase"});
@@ -130,22 +131,28 @@ int twophase_once(unsigned threads) {
   return r.complete && !r.violation.found() ? 0 : 1;
 }
 
+template <tla_twophase::Symmetry symmetry>
 int twophase(unsigned rms, unsigned threads) {
   switch (rms) {
     case 3:
-      return twophase_once<3>(threads);
+      return twophase_once<3, symmetry>(threads);
     case 5:
-      return twophase_once<5>(threads);
+      return twophase_once<5, symmetry>(threads);
     case 7:
-      return twophase_once<7>(threads);
+      return twophase_once<7, symmetry>(threads);
     case 8:
-      return twophase_once<8>(threads);
+      return twophase_once<8, symmetry>(threads);
     case 9:
-      return twophase_once<9>(threads);
+      return twophase_once<9, symmetry>(threads);
     case 10:
-      return twophase_once<10>(threads);
+      return twophase_once<10, symmetry>(threads);
+    case 12:
+      return twophase_once<12, symmetry>(threads);
+    case 14:
+      return twophase_once<14, symmetry>(threads);
     default:
-      std::fprintf(stderr, "bench_explore: --twophase takes 3, 5, 7, 8, 9 or 10 RMs, not %u\n",
+      std::fprintf(stderr,
+                   "bench_explore: --twophase takes 3, 5, 7, 8, 9, 10, 12 or 14 RMs, not %u\n",
                    rms);
       return 2;
   }
@@ -158,10 +165,18 @@ int main(int argc, char** argv) {
     return once(argc > 2 && std::string(argv[2]) == "2" ? 2U : 1U);
   }
   if (argc > 1 && std::string(argv[1]) == "--twophase") {
-    // --twophase RMS [THREADS]
+    // --twophase RMS [THREADS [symmetry]]
     const unsigned rms = argc > 2 ? static_cast<unsigned>(std::stoul(argv[2])) : 0;
     const unsigned threads = argc > 3 ? static_cast<unsigned>(std::stoul(argv[3])) : 1;
-    return twophase(rms, threads);
+    if (argc > 4 && std::string(argv[4]) == "symmetry") {
+      return twophase<tla_twophase::Symmetry::rms>(rms, threads);
+    }
+    if (argc > 4) {
+      std::fprintf(stderr, "bench_explore: --twophase RMS THREADS takes \"symmetry\" or nothing, "
+                           "not \"%s\"\n", argv[4]);
+      return 2;
+    }
+    return twophase<tla_twophase::Symmetry::none>(rms, threads);
   }
   std::printf(
       "| system | mode | threads | states | depth | seconds | states/s | vs replay/1 | bytes/state "

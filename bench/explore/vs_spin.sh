@@ -10,6 +10,7 @@
 # Runs alternate, 5 rounds; prints the medians and the ratios.
 set -euo pipefail
 bench=${1:?usage: vs_spin.sh path/to/bench_explore}
+"$(dirname "$0")/../require_optimized.sh" "$bench"
 command -v spin >/dev/null || { echo "vs_spin.sh: spin is not installed (apt-get install spin)"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

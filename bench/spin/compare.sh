@@ -14,6 +14,7 @@
 # at the start: the machine is shared, so compare ratios, not seconds.
 set -euo pipefail
 bench=${1:?usage: compare.sh path/to/bench_explore [RMS...]}
+"$(dirname "$0")/../require_optimized.sh" "$bench"
 shift
 rms=("$@")
 [ ${#rms[@]} -gt 0 ] || rms=(8 9)

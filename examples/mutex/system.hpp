@@ -6,8 +6,8 @@
 // someone else holds it, grants it again if it is a duplicate of the
 // holder's request, and ignores anything older. A holder releases with the
 // number it was granted under. Each client may ask twice. The network keeps
-// up to kSlots messages in a sorted fixed array (so the order in which they
-// were sent does not split one world into many), delivers any of them next,
+// up to kSlots messages in an explore::Network (sorted, so the order in which
+// they were sent does not split one world into many), delivers any of them next,
 // and may duplicate one message once per run — which is why the server must
 // be idempotent.
 //
@@ -29,6 +29,7 @@
 #include <string>
 #include <tuple>
 
+#include <merilo/explore/network.hpp>
 #include <merilo/explore/system.hpp>
 #include <merilo/fsm/world.hpp>
 
@@ -68,6 +69,13 @@ struct Message {
   friend constexpr bool operator==(const Message&, const Message&) noexcept = default;
 };
 
+/// The order the network keeps its messages in: by type, client, number.
+struct MessageOrder {
+  constexpr bool operator()(const Message& a, const Message& b) const noexcept {
+    return std::tie(a.type, a.client, a.seq) < std::tie(b.type, b.client, b.seq);
+  }
+};
+
 /// The adapter merilo explores and fuzzes.
 template <Bug bug = Bug::none>
 class System {
@@ -84,8 +92,8 @@ class System {
   struct World {
     Server<bug> server;
     std::array<Client, kClients> clients;
-    std::array<Message, kSlots> net;  // sorted, empty slots last
-    std::uint8_t dups_left = 1;       // duplications the network may still do
+    ex::Network<Message, kSlots, MessageOrder> net;  // in flight, sorted
+    std::uint8_t dups_left = 1;                      // duplications the network may still do
     std::array<std::uint8_t, 7> pad{};
   };
   static_assert(merilo::fsm::ByteHashable<World>);
@@ -96,11 +104,10 @@ class System {
   [[nodiscard]] std::size_t kinds() const { return kKinds; }
 
   [[nodiscard]] bool enabled(ex::Kind k) const {
-    if (k < kRelease) return w_.net[k - kDeliver].type != Msg::none;
+    if (k < kRelease) return w_.net.occupied(k - kDeliver);
     if (k < kWant) return w_.clients[k - kRelease].state() == ClientState::holding;
     if (k < kDuplicate) return w_.clients[k - kWant].can_want();
-    return w_.dups_left > 0 && w_.net[k - kDuplicate].type != Msg::none &&
-           w_.net[kSlots - 1].type == Msg::none;
+    return w_.dups_left > 0 && w_.net.occupied(k - kDuplicate) && !w_.net.full();
   }
 
   ex::Status apply(ex::Kind k) {
@@ -131,7 +138,7 @@ class System {
   /// Stopped by design: every client idle with no requests left, nothing in
   /// flight.
   [[nodiscard]] bool settled() const {
-    if (w_.net[0].type != Msg::none) return false;
+    if (!w_.net.empty()) return false;
     return std::all_of(w_.clients.begin(), w_.clients.end(), [](const Client& c) {
       return c.state() == ClientState::idle && !c.can_want();
     });
@@ -161,9 +168,7 @@ class System {
   }
 
   ex::Status deliver(std::size_t slot) {
-    const Message m = w_.net[slot];
-    w_.net[slot] = Message{};
-    normalize();
+    const Message m = w_.net.take(slot);
     switch (m.type) {
       case Msg::acquire:
         return fire_server(Request{Op::acquire, m.client, m.seq});
@@ -226,21 +231,11 @@ class System {
   }
 
   ex::Status push(Message m) {
-    if (w_.net[kSlots - 1].type != Msg::none) {
+    if (!w_.net.send(m)) {
       return ex::Status::error("the network is full (" + std::to_string(kSlots) +
                                " slots); raise kSlots");
     }
-    w_.net[kSlots - 1] = m;
-    normalize();
     return {};
-  }
-
-  void normalize() {
-    std::sort(w_.net.begin(), w_.net.end(), [](const Message& a, const Message& b) {
-      if (a.type == Msg::none) return false;
-      if (b.type == Msg::none) return true;
-      return std::tie(a.type, a.client, a.seq) < std::tie(b.type, b.client, b.seq);
-    });
   }
 
   World w_{};

@@ -3,8 +3,8 @@
 //
 // Kinds: 0 submit, 1 cancel, 2 the timer fires, then for each network slot
 // i: deliver i, drop i, duplicate i. The network holds at most kSlots
-// messages in a sorted fixed array (so the order in which messages were sent
-// does not split one world into many); a send into a full network is lost.
+// messages (an explore::Network: sorted, so the order in which messages were
+// sent does not split one world into many); a send into a full network is lost.
 // The network duplicates at most once per run, which keeps the world count
 // finite. The provider charges idempotently and acknowledges every charge
 // request it receives.
@@ -15,11 +15,11 @@
 #ifndef MERILO_EXAMPLES_ORDER_SYSTEM_HPP
 #define MERILO_EXAMPLES_ORDER_SYSTEM_HPP
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
 
+#include <merilo/explore/network.hpp>
 #include <merilo/explore/system.hpp>
 #include <merilo/fsm/world.hpp>
 
@@ -58,7 +58,7 @@ class System {
 
   struct World {
     Order order;
-    std::array<Msg, kSlots> net{};  // sorted, empty slots last
+    ex::Network<Msg, kSlots> net;   // in flight, sorted
     std::uint8_t charged = 0;       // the provider has charged
     std::uint8_t timer = 0;         // the retry timer is armed
     std::uint8_t dups_left = 1;     // duplications the network may still do
@@ -75,10 +75,9 @@ class System {
     if (k == kSubmit) return s == State::idle;
     if (k == kCancel) return w_.cancels_left > 0 && (s == State::idle || s == State::pending);
     if (k == kTimer) return w_.timer != 0;
-    if (k < kDrop) return w_.net[k - kDeliver] != Msg::none;
-    if (k < kDuplicate) return w_.net[k - kDrop] != Msg::none;
-    return w_.dups_left > 0 && w_.net[k - kDuplicate] != Msg::none &&
-           w_.net[kSlots - 1] == Msg::none;
+    if (k < kDrop) return w_.net.occupied(k - kDeliver);
+    if (k < kDuplicate) return w_.net.occupied(k - kDrop);
+    return w_.dups_left > 0 && w_.net.occupied(k - kDuplicate) && !w_.net.full();
   }
 
   ex::Status apply(ex::Kind k) {
@@ -92,7 +91,7 @@ class System {
       return fire(Event::timeout);
     }
     if (k < kDrop) {
-      const Msg m = take(k - kDeliver);
+      const Msg m = w_.net.take(k - kDeliver);
       if (m == Msg::charge) {
         w_.charged = 1;
         push(Msg::ack);
@@ -101,11 +100,11 @@ class System {
       return fire(Event::ack);
     }
     if (k < kDuplicate) {
-      take(k - kDrop);
+      w_.net.take(k - kDrop);
       return {};
     }
     --w_.dups_left;
-    push(w_.net[k - kDuplicate]);
+    w_.net.duplicate(k - kDuplicate);
     return {};
   }
 
@@ -126,7 +125,7 @@ class System {
   }
 
   [[nodiscard]] bool settled() const {
-    return w_.order.mode() == Mode::closed && w_.net[0] == Msg::none && w_.timer == 0;
+    return w_.order.mode() == Mode::closed && w_.net.empty() && w_.timer == 0;
   }
 
   [[nodiscard]] std::string describe(ex::Kind k) const {
@@ -181,26 +180,8 @@ class System {
     return {};
   }
 
-  Msg take(std::size_t slot) {
-    const Msg m = w_.net[slot];
-    w_.net[slot] = Msg::none;
-    normalize();
-    return m;
-  }
-
-  void push(Msg m) {
-    if (w_.net[kSlots - 1] != Msg::none) return;  // full: the network loses it
-    w_.net[kSlots - 1] = m;
-    normalize();
-  }
-
-  void normalize() {
-    std::sort(w_.net.begin(), w_.net.end(), [](Msg a, Msg b) {
-      if (a == Msg::none) return false;
-      if (b == Msg::none) return true;
-      return a < b;
-    });
-  }
+  // A send into a full network is lost.
+  void push(Msg m) { (void)w_.net.send(m); }
 
   World w_{};
 };

@@ -6,8 +6,8 @@
 // The receiver takes a message whose number is the next it expects,
 // appends its payload to what it has delivered and acks it; any other
 // message is a stale copy, which it acks again (with the last number it
-// took) and drops. The link holds up to kSlots messages in a sorted fixed
-// array and may deliver or lose any of them next. kMessages messages are
+// took) and drops. The link holds up to kSlots messages (an
+// explore::Network, kept sorted) and may deliver or lose any of them next. kMessages messages are
 // sent in all.
 //
 // The seeded bug, `Bug::short_sequence`, puts only the low three bits of
@@ -37,6 +37,7 @@
 #include <string>
 #include <tuple>
 
+#include <merilo/explore/network.hpp>
 #include <merilo/explore/system.hpp>
 #include <merilo/fsm/world.hpp>
 
@@ -63,6 +64,14 @@ struct Message {
   friend constexpr bool operator==(const Message&, const Message&) noexcept = default;
 };
 
+/// The order the link keeps its messages in: by type (data first), then
+/// sequence number, then payload.
+struct MessageOrder {
+  constexpr bool operator()(const Message& a, const Message& b) const noexcept {
+    return std::tie(a.type, a.seq, a.payload) < std::tie(b.type, b.seq, b.payload);
+  }
+};
+
 /// The adapter merilo explores and fuzzes.
 template <Bug bug = Bug::none>
 class System {
@@ -75,33 +84,31 @@ class System {
   static constexpr ex::Kind kKinds = kLose + kSlots;
 
   struct World {
-    std::uint8_t next_send = 0;        // the message the sender sends until acked
-    std::uint8_t expected = 0;         // the next message the receiver takes
-    std::uint8_t in_order = 1;         // 0 once a payload was delivered out of order
-    std::uint8_t last_payload = 0;     // the payload delivered last
-    std::array<Message, kSlots> link;  // sorted, empty slots last
+    std::uint8_t next_send = 0;                       // the message the sender sends until acked
+    std::uint8_t expected = 0;                        // the next message the receiver takes
+    std::uint8_t in_order = 1;                        // 0 once a payload was delivered out of order
+    std::uint8_t last_payload = 0;                    // the payload delivered last
+    ex::Network<Message, kSlots, MessageOrder> link;  // in flight, sorted
   };
   static_assert(merilo::fsm::ByteHashable<World>);
 
   /// The initial world: message 0 is on the link.
   void reset() {
     w_ = World{};
-    w_.link[0] = Message{Msg::data, wire(0), 0, 0};
+    w_.link.send(Message{Msg::data, wire(0), 0, 0});
   }
   [[nodiscard]] std::size_t kinds() const { return kKinds; }
 
   [[nodiscard]] bool enabled(ex::Kind k) const {
-    if (k < kTimeout) return w_.link[k - kDeliver].type != Msg::none;
-    if (k == kTimeout) return w_.next_send < kMessages && w_.link[kSlots - 1].type == Msg::none;
-    return w_.link[k - kLose].type != Msg::none;
+    if (k < kTimeout) return w_.link.occupied(k - kDeliver);
+    if (k == kTimeout) return w_.next_send < kMessages && !w_.link.full();
+    return w_.link.occupied(k - kLose);
   }
 
   ex::Status apply(ex::Kind k) {
     if (k == kTimeout) return send(w_.next_send);
     const std::size_t slot = k < kTimeout ? k - kDeliver : k - kLose;
-    const Message m = w_.link[slot];
-    w_.link[slot] = Message{};
-    normalize();
+    const Message m = w_.link.take(slot);
     if (k > kTimeout) return {};  // lost
     return m.type == Msg::data ? receive(m) : acknowledge(m);
   }
@@ -118,17 +125,15 @@ class System {
     std::string t = w_.next_send < kMessages ? "sender:sends#" + std::to_string(w_.next_send)
                                              : std::string("sender:done");
     t += " receiver:expects#" + std::to_string(w_.expected);
-    const bool stale = std::any_of(w_.link.begin(), w_.link.end(), [&](const Message& m) {
-      return m.type == Msg::data && m.payload < w_.expected;
-    });
+    const bool stale = std::any_of(
+        w_.link.slots().begin(), w_.link.slots().end(),
+        [&](const Message& m) { return m.type == Msg::data && m.payload < w_.expected; });
     t += stale ? " link:stale" : " link:fresh";
     return t;
   }
 
   /// Stopped by design: every message sent and acked, nothing in flight.
-  [[nodiscard]] bool settled() const {
-    return w_.next_send == kMessages && w_.link[0].type == Msg::none;
-  }
+  [[nodiscard]] bool settled() const { return w_.next_send == kMessages && w_.link.empty(); }
 
   [[nodiscard]] std::string describe(ex::Kind k) const {
     if (k == kTimeout) return "timeout: resend message " + std::to_string(w_.next_send);
@@ -168,18 +173,8 @@ class System {
 
   ex::Status push(Message m) {
     // A full link drops what it cannot hold, as a real link would.
-    if (w_.link[kSlots - 1].type != Msg::none) return {};
-    w_.link[kSlots - 1] = m;
-    normalize();
+    (void)w_.link.send(m);
     return {};
-  }
-
-  void normalize() {
-    std::sort(w_.link.begin(), w_.link.end(), [](const Message& a, const Message& b) {
-      if (a.type == Msg::none) return false;
-      if (b.type == Msg::none) return true;
-      return std::tie(a.type, a.seq, a.payload) < std::tie(b.type, b.seq, b.payload);
-    });
   }
 
   World w_{};

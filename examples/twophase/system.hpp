@@ -6,8 +6,8 @@
 // logs and sends the decision; each voter applies it and acknowledges. The
 // coordinator may crash once, at any moment while it runs, and recovers from
 // its log (see coordinator.hpp). The network delivers the messages in flight
-// in any order; it keeps them in a sorted fixed array so the order they were
-// sent in does not split one world into many.
+// in any order; it keeps them in an explore::Network (sorted, so the order
+// they were sent in does not split one world into many).
 //
 // Kinds, in this order (the fuzzer's drain takes the lowest enabled one, so
 // an asked voter votes yes before anything is delivered, and the drain
@@ -25,11 +25,11 @@
 #ifndef MERILO_EXAMPLES_TWOPHASE_SYSTEM_HPP
 #define MERILO_EXAMPLES_TWOPHASE_SYSTEM_HPP
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
 
+#include <merilo/explore/network.hpp>
 #include <merilo/explore/system.hpp>
 #include <merilo/fsm/world.hpp>
 
@@ -70,6 +70,13 @@ struct Message {
   friend constexpr bool operator==(const Message&, const Message&) noexcept = default;
 };
 
+/// The order the network keeps its messages in: by type, then voter.
+struct MessageOrder {
+  constexpr bool operator()(const Message& a, const Message& b) const noexcept {
+    return a.type != b.type ? a.type < b.type : a.voter < b.voter;
+  }
+};
+
 /// The adapter merilo explores and fuzzes.
 template <Bugs bugs = Bugs{}>
 class System {
@@ -86,7 +93,7 @@ class System {
   struct World {
     Coordinator<bugs> coordinator;
     std::array<Voter, kVoters> voters;
-    std::array<Message, kSlots> net;  // sorted, empty slots last
+    ex::Network<Message, kSlots, MessageOrder> net;  // in flight, sorted
     std::uint8_t crashes_left = 1;
     std::uint8_t pad = 0;
   };
@@ -97,7 +104,7 @@ class System {
 
   [[nodiscard]] bool enabled(ex::Kind k) const {
     if (k < kDeliver) return w_.voters[(k - kYes) % kVoters].state() == VoterState::asked;
-    if (k < kStart) return w_.net[k - kDeliver].type != Msg::none;
+    if (k < kStart) return w_.net.occupied(k - kDeliver);
     const CoordState s = w_.coordinator.state();
     if (k == kStart) return s == CoordState::init;
     if (k == kCrash) return w_.crashes_left > 0 && w_.coordinator.mode() == Mode::running;
@@ -137,7 +144,7 @@ class System {
 
   /// Stopped by design: the coordinator finished and nothing is in flight.
   [[nodiscard]] bool settled() const {
-    return w_.coordinator.mode() == Mode::finished && w_.net[0].type == Msg::none;
+    return w_.coordinator.mode() == Mode::finished && w_.net.empty();
   }
 
   [[nodiscard]] std::string describe(ex::Kind k) const {
@@ -184,9 +191,7 @@ class System {
   }
 
   ex::Status deliver(std::size_t slot) {
-    const Message m = w_.net[slot];
-    w_.net[slot] = Message{};
-    normalize();
+    const Message m = w_.net.take(slot);
     switch (m.type) {
       case Msg::prepare:
         return fire_voter(m.voter, VoterEvent::prepare);
@@ -273,21 +278,11 @@ class System {
   }
 
   ex::Status push(Message m) {
-    if (w_.net[kSlots - 1].type != Msg::none) {
+    if (!w_.net.send(m)) {
       return ex::Status::error("the network is full (" + std::to_string(kSlots) +
                                " slots); raise kSlots");
     }
-    w_.net[kSlots - 1] = m;
-    normalize();
     return {};
-  }
-
-  void normalize() {
-    std::sort(w_.net.begin(), w_.net.end(), [](const Message& a, const Message& b) {
-      if (a.type == Msg::none) return false;
-      if (b.type == Msg::none) return true;
-      return a.type != b.type ? a.type < b.type : a.voter < b.voter;
-    });
   }
 
   World w_{};

@@ -82,6 +82,17 @@ std::string incomplete_message(const ExploreOptions& options, const ExploreResul
       options.max_states, result.depth, result.summary());
 }
 
+std::string unreached_message(const ExploreResult& result) {
+  std::string names;
+  for (const std::string& n : result.unreached()) {
+    names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", n);
+  }
+  return fmt::format(
+      "merilo: the search checked every reachable world and none satisfied the sometimes "
+      "property {}: an invariant that only such worlds would test passes vacuously\n{}",
+      names, result.summary());
+}
+
 std::string replay_message(const Trace& trace, const std::string& what, const std::string& table) {
   return fmt::format("replay of {}: {}\n\n{}", to_string(trace), what, table);
 }

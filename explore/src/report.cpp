@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <merilo/explore/explore.hpp>
 #include <merilo/explore/violation.hpp>
@@ -52,7 +54,21 @@ std::string ExploreResult::summary() const {
   std::string line =
       fmt::format("merilo: {}{}complete={} states={} depth={} invariants={} [{}]", name,
                   name.empty() ? "" : ": ", complete, states, depth, invariants.size(), names);
+  if (symmetry) line += " symmetry=canonical";
+  if (!sometimes.empty()) {
+    std::string reached;
+    for (const SometimesReport& p : sometimes) {
+      reached += fmt::format("{}{}: {}", reached.empty() ? "" : ", ", p.name,
+                             p.reached   ? fmt::format("depth {}", p.depth)
+                             : complete ? std::string("never")
+                                        : std::string("not reached within the bound"));
+    }
+    line += fmt::format(" sometimes=[{}]", reached);
+  }
   if (violation.found()) line += fmt::format(" violation={}", explore::name(violation.kind));
+  if (const std::vector<std::string> missed = unreached(); !missed.empty()) {
+    line += fmt::format(" unreached=[{}]", fmt::join(missed, ", "));
+  }
   return line;
 }
 

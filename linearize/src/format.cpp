@@ -70,18 +70,9 @@ std::string format_result(const ResultText& text) {
   for (const auto& next : text.next) {
     fmt::format_to(it, "       {:<{}}  {:<{}}  ", call_label(next.call), width, next.text,
                    text_width);
-    switch (next.why) {
-      case Blocked::violated:
-        fmt::format_to(it, "violates: {}\n", next.reason);
-        break;
-      case Blocked::overtaken:
-        fmt::format_to(it, "must follow {} ({}), which returned before it was invoked\n",
-                       call_label(next.overtaken_by), next.reason);
-        break;
-      case Blocked::explored:
-        fmt::format_to(it, "fits, but every way on from there was ruled out\n");
-        break;
-    }
+    fmt::format_to(
+        it, "{}\n",
+        blocked_reason(next.why, next.reason, call_label(next.overtaken_by), next.reason));
   }
   for (const auto& next : text.next) {
     if (next.unplaceable) {
@@ -93,4 +84,19 @@ std::string format_result(const ResultText& text) {
 }
 
 }  // namespace detail
+
+std::string blocked_reason(Blocked why, std::string_view violation, std::string_view overtaker,
+                           std::string_view overtaker_text) {
+  switch (why) {
+    case Blocked::violated:
+      return violation.empty() ? std::string("violates") : fmt::format("violates: {}", violation);
+    case Blocked::overtaken:
+      return fmt::format("must follow {} ({}), which returned before it was invoked", overtaker,
+                         overtaker_text);
+    case Blocked::explored:
+      return "fits, but every way on from there was ruled out";
+  }
+  return "?";
+}
+
 }  // namespace merilo::linearize

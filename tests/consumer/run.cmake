@@ -1,7 +1,9 @@
-# cmake -DMODE=find_package|add_subdirectory -DSOURCE=<merilo> -DBUILD=<merilo build>
-#       -DWORK=<scratch dir> -DCXX=<compiler> -P run.cmake
+# cmake -DMODE=find_package|build_tree|add_subdirectory -DSOURCE=<merilo>
+#       -DBUILD=<merilo build> -DWORK=<scratch dir> -DCXX=<compiler> -DCTEST=<ctest> -P run.cmake
 #
-# Configures, builds and runs tests/consumer/project against merilo.
+# Configures, builds and runs tests/consumer/project against merilo: its
+# explore program, and the seeding and replay of the fuzz target it builds
+# with merilo_fuzz_target() (through its ctest, which must run 3 tests).
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(args -DMERILO_CONSUME=${MODE} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
@@ -12,9 +14,11 @@ if(MODE STREQUAL "find_package")
     message(FATAL_ERROR "cmake --install of merilo failed (${rc})")
   endif()
   list(APPEND args -DCMAKE_PREFIX_PATH=${WORK}/prefix)
+elseif(MODE STREQUAL "build_tree")
+  list(APPEND args -Dmerilo_DIR=${BUILD})
 else()
   # Only what the consumer links: a list value goes through an initial cache.
-  file(WRITE ${WORK}/init.cmake "set(MERILO_COMPONENTS \"fsm;core;explore\" CACHE STRING \"\")\n")
+  file(WRITE ${WORK}/init.cmake "set(MERILO_COMPONENTS \"fsm;core;explore;fuzz\" CACHE STRING \"\")\n")
   list(APPEND args -DMERILO_SOURCE_DIR=${SOURCE} -C ${WORK}/init.cmake)
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE}/tests/consumer/project -B ${WORK}/build ${args}
@@ -26,7 +30,17 @@ execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK}/build -j 2 RESULT_VARIA
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "building the consumer with ${MODE} failed")
 endif()
-execute_process(COMMAND ${WORK}/build/consumer RESULT_VARIABLE rc)
+execute_process(COMMAND ${CTEST} --test-dir ${WORK}/build --output-on-failure
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+message(STATUS "${out}")
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "the consumer built with ${MODE} failed")
+  message(FATAL_ERROR "the consumer built with ${MODE} failed its tests")
+endif()
+if(NOT out MATCHES "100% tests passed, 0 tests failed out of 3")
+  message(FATAL_ERROR "the consumer built with ${MODE} did not run its 3 tests")
+endif()
+file(GLOB seeds ${WORK}/build/consumer_fuzz-corpus/*)
+list(LENGTH seeds n)
+if(NOT n EQUAL 3)
+  message(FATAL_ERROR "the consumer's fuzz target seeded ${n} inputs, not one per tuple (3)")
 endif()

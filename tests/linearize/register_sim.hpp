@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <merilo/core/hash.hpp>  // core::SplitMix64
 #include <merilo/linearize/history.hpp>
 #include <merilo/linearize/models.hpp>
 
@@ -36,19 +37,12 @@ struct Options {
   std::optional<std::size_t> stale_read_at;  // inject one stale read after this many ops
 };
 
-class Rng {
+class Rng : public merilo::core::SplitMix64 {
  public:
-  explicit Rng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31U);
+  using SplitMix64::SplitMix64;
+  std::size_t below(std::size_t n) {
+    return static_cast<std::size_t>(SplitMix64::below(static_cast<std::uint64_t>(n)));
   }
-  std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
-
- private:
-  std::uint64_t state_;
 };
 
 /// Simulates `options.processes` clients of one atomic register. Each

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <merilo/core/hash.hpp>  // core::SplitMix64
 #include <merilo/fsm/world.hpp>
 #include <merilo/linearize/check.hpp>
 
@@ -169,19 +170,10 @@ struct Padded {
 
 /// A small deterministic PRNG (splitmix64), so the cases are the same on
 /// every standard library.
-class Rng {
+class Rng : public merilo::core::SplitMix64 {
  public:
-  explicit Rng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31U);
-  }
-  int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
-
- private:
-  std::uint64_t state_;
+  using SplitMix64::SplitMix64;
+  int below(int n) { return static_cast<int>(SplitMix64::below(static_cast<std::uint64_t>(n))); }
 };
 
 /// Random histories of a simulated atomic object: each call takes effect at

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -29,7 +28,10 @@ class Trap {
   Trap() = default;
   Trap(const Trap&) = delete;
   Trap& operator=(const Trap&) = delete;
-  ~Trap() { release_->store(true); }
+  ~Trap() {
+    release_->store(true);
+    release_->notify_all();
+  }
 
   /// Blocks `run` of `op` on `spec`'s systems.
   void on_run(probe::Spec& spec, Op op) const {
@@ -51,7 +53,7 @@ class Trap {
  private:
   static void hold(const std::atomic<bool>& release, std::atomic<int>& caught) {
     caught.fetch_add(1);
-    while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    release.wait(false);  // a call that never returns, until the trap is gone
   }
   std::shared_ptr<std::atomic<bool>> release_ = std::make_shared<std::atomic<bool>>(false);
   std::shared_ptr<std::atomic<int>> caught_ = std::make_shared<std::atomic<int>>(0);

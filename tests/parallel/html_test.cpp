@@ -61,7 +61,7 @@ TEST(ParallelHtml, ANotLinearizableRaceIsDrawn) {
   for (const auto& s : f.stuck) {
     a_read_violates =
         a_read_violates || (f.histories[s.call.history][s.call.index].command == Op::read &&
-                            s.reason.rfind("violates probe.value", 0) == 0);
+                            s.reason.rfind("violates: probe.value", 0) == 0);
   }
   EXPECT_TRUE(a_read_violates) << parallel::report(f);
 
@@ -79,7 +79,7 @@ TEST(ParallelHtml, ANotLinearizableRaceIsDrawn) {
   EXPECT_EQ(html, lin::render_html(page));
   EXPECT_EQ(count(html, "<div class=\"lane\""), f.histories.size());
   EXPECT_EQ(count(html, " stuck\""), f.stuck.size());
-  EXPECT_NE(html.find("data-n=\"could not go next: violates probe.value"), std::string::npos);
+  EXPECT_NE(html.find("data-n=\"could not go next: violates: probe.value"), std::string::npos);
   EXPECT_NE(html.find("merilo::parallel::check_run(spec, {.seed = 3"), std::string::npos);
 }
 

@@ -41,7 +41,7 @@ TEST(ParallelRunner, ABranchPastTheDeadlineTimesOutAndItsSystemIsLeftAlive) {
   spec.hooks->in_run = [release, stuck](Op op) {
     if (op != Op::read) return;
     stuck->fetch_add(1);
-    while (!release->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    release->wait(false);  // a call that never returns, until released
   };
   // No prefix and no shrinking: the reads are only ever raced.
   const auto r = parallel::check(spec, {.seed = 2,
@@ -65,6 +65,7 @@ TEST(ParallelRunner, ABranchPastTheDeadlineTimesOutAndItsSystemIsLeftAlive) {
 
   // Once the calls return, the abandoned threads finish and free them.
   release->store(true);
+  release->notify_all();
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (spec.hooks->destroyed.load() < built && std::chrono::steady_clock::now() < until) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));

@@ -27,8 +27,8 @@ struct Tally {  // hashable by its bytes
 /// What the spec's callbacks were given, from any thread.
 struct Seen {
   std::mutex mu;
-  std::set<Caller> drew_as;      // command(model, branch)
-  std::set<Caller> stepped_as;   // next_model(..., caller)
+  std::set<Caller> drew_as;           // command(model, branch)
+  std::set<Caller> stepped_as;        // next_model(..., caller)
   std::set<std::int64_t> drawn_from;  // the model's calls when command was asked
 };
 
@@ -104,7 +104,7 @@ TEST(ParallelSteps, ARaceTheModelCannotPlaceNamesTheCallNoOrderPlaces) {
   // Shrinking may merge the branches; whichever branch holds the blamed
   // call, the stuck call says no order places it, and so does the text.
   ASSERT_EQ(f.stuck.size(), 1U) << parallel::report(f);
-  EXPECT_NE(f.stuck[0].reason.find("violates test.blamed: branch 1; no valid order places this "
+  EXPECT_NE(f.stuck[0].reason.find("violates: test.blamed: branch 1; no valid order places this "
                                    "call anywhere"),
             std::string::npos)
       << f.stuck[0].reason;

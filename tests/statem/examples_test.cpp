@@ -195,14 +195,13 @@ TEST(LockServiceAsModel, TheServiceAnswersAsTheServerMachineSays) {
 // Minimal: c0 and c1 (in either order) acquire with number 1. The two
 // numbers must stay equal to fail; the shrinker moves them together.
 TEST(LockServiceAsModel, ADuplicateGrantShrinksToTwoClientsAskingWithTheSameNumber) {
-  const auto minimal =
-      [](const std::vector<st::Fire<LockBinding<mutex::Bug::duplicate_grant>>>& l) {
-        if (l.size() != 2) return false;
-        const mutex::Request& a = l[0].event;
-        const mutex::Request& b = l[1].event;
-        return a.op == mutex::Op::acquire && b.op == mutex::Op::acquire && a.seq == 1 &&
-               b.seq == 1 && a.client + b.client == 1;
-      };
+  const auto minimal = [](const std::vector<st::Fire<mutex::Request>>& l) {
+    if (l.size() != 2) return false;
+    const mutex::Request& a = l[0].event;
+    const mutex::Request& b = l[1].event;
+    return a.op == mutex::Op::acquire && b.op == mutex::Op::acquire && a.seq == 1 && b.seq == 1 &&
+           a.client + b.client == 1;
+  };
   int hits = 0;
   for (std::uint64_t seed = 0; seed < 100; ++seed) {
     auto r = st::check(st::machine_spec(LockBinding<mutex::Bug::duplicate_grant>{}),

@@ -24,24 +24,17 @@
 #include <string>
 #include <vector>
 
+#include <merilo/core/hash.hpp>  // core::SplitMix64
+
 namespace merilo::jepsen_sim {
 
 /// splitmix64: the same histories on every standard library.
-class Rng {
+class Rng : public core::SplitMix64 {
  public:
-  explicit Rng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31U);
-  }
+  using SplitMix64::SplitMix64;
   std::int64_t below(std::int64_t n) {
-    return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n));
+    return static_cast<std::int64_t>(SplitMix64::below(static_cast<std::uint64_t>(n)));
   }
-
- private:
-  std::uint64_t state_;
 };
 
 /// One simulated call: what was asked, when, and (when it took effect)

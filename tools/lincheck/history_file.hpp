@@ -1,6 +1,7 @@
-// history_file.hpp — reads a Jepsen-style JSON Lines history into
-// operations: one event per line, invokes paired with their completions per
-// process, every rule of the format checked with an error naming the line.
+// history_file.hpp — reads a Jepsen-style history, JSON Lines or EDN, into
+// operations: invokes paired with their completions per process, every rule
+// of the format checked with an error naming the line (events.hpp pairs
+// them; history_file.cpp reads JSON Lines, edn_history.cpp EDN).
 #ifndef MERILO_TOOLS_LINCHECK_HISTORY_FILE_HPP
 #define MERILO_TOOLS_LINCHECK_HISTORY_FILE_HPP
 
@@ -35,7 +36,9 @@ struct RawOp {
   std::int64_t invoked_at = 0;
   std::int64_t returned_at = 0;  ///< Meaningful for ok and fail.
   std::size_t invoke_line = 0;
-  std::size_t complete_line = 0;  ///< 0 when missing.
+  std::size_t complete_line = 0;    ///< 0 when missing.
+  std::size_t invoke_column = 0;    ///< EDN: the invoke map's column (0 in JSON Lines).
+  std::size_t complete_column = 0;  ///< EDN: the completion map's column (0 otherwise).
 };
 
 /// A history file, read.
@@ -48,8 +51,10 @@ struct RawHistory {
 
 /// A problem with the input, and where.
 struct InputError {
-  std::size_t line = 0;  ///< 0 when it concerns the whole input.
-  std::string message;
+  std::size_t line = 0;    ///< 0 when it concerns the whole input.
+  std::string message;     ///< What is wrong, without the place.
+  std::size_t column = 0;  ///< EDN: the column too (0: the line says enough).
+  /// "line L: message", "line L, column C: message" or the message alone.
   [[nodiscard]] std::string text() const;
 };
 
@@ -59,11 +64,14 @@ inline constexpr std::size_t kDefaultMaxLineBytes = std::size_t{1} << 20U;
 /// How much of a bad value an error message echoes, in bytes.
 inline constexpr std::size_t kMaxShown = 80;
 
-/// What `read_history` accepts.
+/// What `read_history` and `read_edn_history` accept.
 struct ReadOptions {
   std::vector<std::string> fs;  ///< The f names the model knows (for "unknown f").
   std::string model;            ///< The model's name, for messages.
   std::size_t max_line_bytes = kDefaultMaxLineBytes;  ///< A longer line is an error.
+  /// Every value is a jepsen.independent tuple `[key value]`: the key goes
+  /// to the operation's key and the value is the rest.
+  bool independent = false;
 };
 
 /// Reads `in`. On a bad line returns the first error, naming the line. A
@@ -72,6 +80,15 @@ struct ReadOptions {
 /// so any input costs memory in proportion to the history it holds.
 [[nodiscard]] std::optional<InputError> read_history(std::istream& in, const ReadOptions& options,
                                                      RawHistory& out);
+
+/// Reads `in` as EDN (edn.hpp): one map per event, either one after
+/// another (history.edn, usually one per line) or all inside one vector or
+/// list (Knossos's test data). Keywords read as strings (`:invoke` is
+/// "invoke"), `:process :nemesis` events are skipped as in JSON Lines,
+/// and every error names a line and column.
+[[nodiscard]] std::optional<InputError> read_edn_history(std::istream& in,
+                                                         const ReadOptions& options,
+                                                         RawHistory& out);
 
 /// `text` made safe to print: cut to at most `max` bytes (on a UTF-8
 /// boundary) plus "…", its control characters escaped (core::printable).

@@ -45,8 +45,10 @@ std::optional<std::int64_t> as_int(const json& v) {
   return std::nullopt;
 }
 
-InputError shape(const RawOp& op, std::size_t line, std::string what, const json& got) {
-  return InputError{line, fmt::format("{} needs {}, got {}", op.f, what, shown(got))};
+// A value of the wrong shape in the invoke of `op`.
+InputError shape(const RawOp& op, std::string what, const json& got) {
+  return InputError{op.invoke_line, fmt::format("{} needs {}, got {}", op.f, what, shown(got)),
+                    op.invoke_column};
 }
 
 /// What happens to one raw operation: an error, dropped (a fail that took
@@ -76,6 +78,8 @@ struct RegisterAdapter {
   static constexpr const char* kHolder = "register";
   static std::vector<std::string> fs() { return {"read", "write", "cas"}; }
   static bool returns_value(const Cmd& c) { return c.kind == Cmd::Kind::read; }
+  /// Null, or --initial's value (Knossos's registers start at 0).
+  static Model initial(const Args& args) { return Model{args.initial}; }
 
   static Converted<Cmd, Resp> convert(const RawOp& raw) {
     Converted<Cmd, Resp> out;
@@ -86,7 +90,7 @@ struct RegisterAdapter {
     } else if (raw.f == "write") {
       const auto v = as_int(raw.argument);
       if (!v) {
-        out.error = shape(raw, raw.invoke_line, "an integer value", raw.argument);
+        out.error = shape(raw, "an integer value", raw.argument);
         return out;
       }
       cmd.kind = Cmd::Kind::write;
@@ -94,7 +98,7 @@ struct RegisterAdapter {
     } else {
       const json& a = raw.argument;
       if (!a.is_array() || a.size() != 2 || !as_int(a[0]) || !as_int(a[1])) {
-        out.error = shape(raw, raw.invoke_line, "[expected, new] (two integers)", a);
+        out.error = shape(raw, "[expected, new] (two integers)", a);
         return out;
       }
       cmd.kind = Cmd::Kind::cas;
@@ -110,7 +114,8 @@ struct RegisterAdapter {
             out.error = InputError{raw.complete_line,
                                    fmt::format("a read's ok value must be an integer or null, "
                                                "got {}",
-                                               shown(raw.result))};
+                                               shown(raw.result)),
+                                   raw.complete_column};
             return out;
           }
         }
@@ -142,11 +147,14 @@ struct KvAdapter {
   static constexpr const char* kHolder = "key";
   static std::vector<std::string> fs() { return {"get", "put", "append"}; }
   static bool returns_value(const Cmd& c) { return c.kind == Cmd::Kind::get; }
+  static Model initial(const Args&) { return Model{}; }
 
   static Converted<Cmd, Resp> convert(const RawOp& raw) {
     Converted<Cmd, Resp> out;
     if (!raw.key) {
-      out.error = InputError{raw.invoke_line, "kv operations need a \"key\""};
+      out.error = InputError{raw.invoke_line,
+                             "kv operations need a \"key\" (or --independent [key value] tuples)",
+                             raw.invoke_column};
       return out;
     }
     Cmd cmd;
@@ -155,7 +163,7 @@ struct KvAdapter {
       cmd.kind = Cmd::Kind::get;
     } else {
       if (!raw.argument.is_string()) {
-        out.error = shape(raw, raw.invoke_line, "a string value", raw.argument);
+        out.error = shape(raw, "a string value", raw.argument);
         return out;
       }
       cmd.kind = raw.f == "put" ? Cmd::Kind::put : Cmd::Kind::append;
@@ -171,7 +179,8 @@ struct KvAdapter {
             out.error = InputError{raw.complete_line,
                                    fmt::format("a get's ok value must be a string (or null for "
                                                "a key never written), got {}",
-                                               shown(raw.result))};
+                                               shown(raw.result)),
+                                   raw.complete_column};
             return out;
           }
         }
@@ -201,12 +210,12 @@ struct PutTake {
 
 /// Reads `raw` as a put (its f is `put_f`) or a take from `container`; an
 /// error names the value of the wrong shape.
-std::optional<InputError> read_put_take(const RawOp& raw, const char* put_f,
-                                        const char* container, PutTake& out) {
+std::optional<InputError> read_put_take(const RawOp& raw, const char* put_f, const char* container,
+                                        PutTake& out) {
   out.put = raw.f == put_f;
   if (out.put) {
     const auto v = as_int(raw.argument);
-    if (!v) return shape(raw, raw.invoke_line, "an integer value", raw.argument);
+    if (!v) return shape(raw, "an integer value", raw.argument);
     out.value = *v;
   } else if (raw.completion == Completion::ok && !raw.result.is_null()) {
     out.taken = as_int(raw.result);
@@ -214,7 +223,8 @@ std::optional<InputError> read_put_take(const RawOp& raw, const char* put_f,
       return InputError{raw.complete_line,
                         fmt::format("a {}'s ok value must be an integer, or null for an empty "
                                     "{}, got {}",
-                                    raw.f, container, shown(raw.result))};
+                                    raw.f, container, shown(raw.result)),
+                        raw.complete_column};
     }
   }
   return std::nullopt;
@@ -229,6 +239,7 @@ struct QueueAdapter {
   static constexpr const char* kHolder = "queue";
   static std::vector<std::string> fs() { return {"enqueue", "dequeue"}; }
   static bool returns_value(const Cmd& c) { return c.kind == Cmd::Kind::dequeue; }
+  static Model initial(const Args&) { return Model{}; }
 
   static Converted<Cmd, Resp> convert(const RawOp& raw) {
     Converted<Cmd, Resp> out;
@@ -262,6 +273,7 @@ struct BagAdapter {
   static constexpr const char* kHolder = "bag";
   static std::vector<std::string> fs() { return {"add", "remove"}; }
   static bool returns_value(const Cmd& c) { return c.kind == Cmd::Kind::remove; }
+  static Model initial(const Args&) { return Model{}; }
 
   static Converted<Cmd, Resp> convert(const RawOp& raw) {
     Converted<Cmd, Resp> out;
@@ -289,8 +301,8 @@ struct BagAdapter {
             raw.invoke_line,
             fmt::format("the remove invoked here {}: the bag model cannot tell which element "
                         "it took, if any (only completed removes can be checked)",
-                        raw.completion == Completion::info ? "ended with info"
-                                                           : "never completed")};
+                        raw.completion == Completion::info ? "ended with info" : "never completed"),
+            raw.invoke_column};
         return out;
     }
     return out;
@@ -360,7 +372,7 @@ class Checker {
         std::chrono::nanoseconds(static_cast<std::int64_t>(args_.timeout_seconds * 1e9));
     options.cache_bytes = static_cast<std::size_t>(args_.cache_mb << 20U);
     const auto start = std::chrono::steady_clock::now();
-    result_ = lin::check_history(typename A::Spec{}, typename A::Model{}, ops_, options);
+    result_ = lin::check_history(typename A::Spec{}, A::initial(args_), ops_, options);
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     int code = kInternalError;
     switch (result_.verdict) {
@@ -512,7 +524,7 @@ class Checker {
         fmt::print(out, "  #{:<6} {}\n", i + 1, op_row(prefix[i], 0));
       }
     }
-    typename A::Model model{};
+    typename A::Model model = A::initial(args_);
     typename A::Spec spec{};
     for (const std::size_t op : prefix) model = lin::advance(spec, model, ops_[op]);
     fmt::print(out, "  the {} then holds {}\n", A::kHolder, lin::describe(model));
@@ -614,7 +626,9 @@ int run_model(const Args& args, std::istream& in, std::ostream& out, std::ostrea
   read.fs = A::fs();
   read.model = A::kName;
   read.max_line_bytes = args.max_line_bytes;
-  if (auto e = read_history(in, read, history)) {
+  read.independent = args.independent;
+  const bool edn = args.format == "edn" || (args.format == "auto" && args.input.ends_with(".edn"));
+  if (auto e = edn ? read_edn_history(in, read, history) : read_history(in, read, history)) {
     fmt::print(err, "merilo-lincheck: {}: {}\n", args.source, e->text());
     return kBadInput;
   }
@@ -666,6 +680,18 @@ std::string check_args(const Args& args) {
     return fmt::format("--cache-mb must be from 1 to {}", kMaxCacheMb);
   }
   if (args.max_line_bytes == 0) return "--max-line-bytes must be at least 1";
+  if (args.format != "auto" && args.format != "jsonl" && args.format != "edn") {
+    return fmt::format(
+        "unknown --format \"{}\" (expected jsonl or edn; by default a file "
+        "ending in .edn is EDN, anything else JSON Lines)",
+        clipped(args.format, kMaxShown));
+  }
+  if (args.initial && args.model != RegisterAdapter::kName) {
+    return fmt::format(
+        "--initial sets the register model's first value; the {} model starts "
+        "empty",
+        args.model);
+  }
   return {};
 }
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -31,6 +32,12 @@ struct Args {
   std::uint64_t cache_mb = 512;
   std::size_t max_line_bytes = std::size_t{1} << 20U;  ///< A longer line is bad input.
   bool explain = false;
+  /// "jsonl", "edn", or "auto": EDN when `input` ends in ".edn".
+  std::string format = "auto";
+  /// The register model's value before any write (null when unset).
+  std::optional<std::int64_t> initial;
+  /// Values are jepsen.independent [key value] tuples (history_file.hpp).
+  bool independent = false;
   std::string html;          ///< Where to write the HTML report ("" = none).
   std::string source = "-";  ///< The file's name, for messages ("-" = stdin).
   /// The history's path, so that --html never overwrites it: "-" for
@@ -51,7 +58,8 @@ inline constexpr double kMaxTimeoutSeconds = 1e9;
 
 /// What is wrong with `args` ("" when nothing): an unknown model, a zero
 /// budget, a timeout that is not a number from 0 to kMaxTimeoutSeconds, a
-/// cache too large to count in bytes.
+/// cache too large to count in bytes, an unknown format, --initial for a
+/// model other than the register.
 [[nodiscard]] std::string check_args(const Args& args);
 
 /// Checks `args`, reads the history from `in`, checks it, writes the

@@ -1,13 +1,10 @@
-// main.cpp — merilo-lincheck: checks a recorded history (JSON Lines,
+// main.cpp — merilo-lincheck: checks recorded histories (JSON Lines or EDN,
 // Jepsen's conventions) against a built-in model. Exit 0 linearizable,
-// 1 not, 2 undecided, 3 bad input, 4 internal error.
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
+// 1 not, 2 undecided, 3 bad input, 4 internal error (the worst of all files).
+#include <cstdint>
 #include <iostream>
 #include <string>
-#include <system_error>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -15,6 +12,8 @@
 
 #include <merilo/core/text.hpp>
 
+#include "batch.hpp"
+#include "build_info.hpp"
 #include "lincheck.hpp"
 
 namespace {
@@ -32,14 +31,16 @@ std::string not_negative(const std::string& text) {
 int main(int argc, char** argv) {
   using merilo::lincheck::Args;
   Args args;
-  std::string file;
+  std::vector<std::string> files;
+  unsigned jobs = 1;
+  std::int64_t initial = 0;
   const std::string models = merilo::lincheck::model_names(", ", " or ");
   CLI::App app{
       "merilo-lincheck: is a recorded history linearizable?\n"
       "Reads JSON Lines events ({\"process\": 0, \"type\": \"invoke\", \"f\": \"write\", "
-      "\"value\": 3}, ...)\n"
-      "Exit status: 0 linearizable, 1 not linearizable, 2 undecided, 3 bad input, 4 internal "
-      "error.",
+      "\"value\": 3}, ...) or EDN ({:process 0, :type :invoke, :f :write, :value 3}, ...)\n"
+      "Exit status (the worst over all files): 0 linearizable, 1 not linearizable, 2 undecided, "
+      "3 bad input, 4 internal error.",
       "merilo-lincheck"};
   app.add_option("--model", args.model, models)->required();
   app.add_option("--budget", args.budget, "search steps before giving up as undecided")
@@ -57,36 +58,54 @@ int main(int argc, char** argv) {
   app.add_flag("--explain", args.explain, "show the deepest dead end or longest partial order");
   app.add_option("--html", args.html,
                  "also write the history and the verdict as one self-contained HTML page");
-  app.add_option("FILE", file, "the history (- reads standard input)")->required();
+  app.add_option("--format", args.format,
+                 "jsonl or edn (default: EDN for a file ending in .edn, else JSON Lines)");
+  auto* initial_option = app.add_option(
+      "--initial", initial, "the register's value before any write (default: null; Knossos: 0)");
+  app.add_flag("--independent", args.independent,
+               "values are jepsen.independent [key value] tuples: check each key apart");
+  app.add_option("--jobs", jobs, "check this many files at once")
+      ->check(not_negative)
+      ->capture_default_str();
+  app.add_flag_callback(
+      "--version",
+      [] {
+        fmt::print("merilo-lincheck, {}\n", merilo::lincheck::kBuildInfo);
+        throw CLI::Success();
+      },
+      "say how this binary was built (optimized or not) and exit");
+  app.add_option("FILE", files,
+                 "the histories (- reads standard input; a directory gives its *.jsonl and *.edn "
+                 "files)")
+      ->required();
   const std::string usage = fmt::format(
       "usage: merilo-lincheck --model {} [--budget N] [--timeout SECONDS] "
-      "[--cache-mb MB] [--max-line-bytes N] [--explain] [--html OUT.html] FILE",
+      "[--cache-mb MB] [--max-line-bytes N] [--explain] [--html OUT.html] [--format jsonl|edn] "
+      "[--initial N] [--independent] [--jobs N] FILE...",
       merilo::lincheck::model_names("|", "|"));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::Success& e) {  // --version
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     fmt::print(std::cerr, "merilo-lincheck: {}\n{}\n", merilo::core::printable(e.what()), usage);
     return merilo::lincheck::kBadInput;
   }
-  if (const std::string problem = merilo::lincheck::check_args(args); !problem.empty()) {
+  if (*initial_option) args.initial = initial;
+  std::string problem = merilo::lincheck::check_args(args);
+  const merilo::lincheck::Expanded expanded = merilo::lincheck::expand(files);
+  if (problem.empty()) problem = expanded.error;
+  if (problem.empty() && jobs == 0) problem = "--jobs must be at least 1";
+  if (problem.empty() && !args.html.empty() && expanded.files.size() > 1) {
+    problem = fmt::format(
+        "--html writes one page for one history, and {} files were given: run once per file",
+        expanded.files.size());
+  }
+  if (!problem.empty()) {
     fmt::print(std::cerr, "merilo-lincheck: {}\n{}\n", problem, usage);
     return merilo::lincheck::kBadInput;
   }
-  args.source = file == "-" ? "<stdin>" : merilo::core::printable(file);
-  args.input = file;
-  if (file == "-") return merilo::lincheck::run(args, std::cin, std::cout, std::cerr);
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) {
-    fmt::print(std::cerr, "merilo-lincheck: cannot read {}: {}\n", args.source,
-               std::strerror(EISDIR));
-    return merilo::lincheck::kBadInput;
-  }
-  std::ifstream in(file);
-  if (!in) {
-    fmt::print(std::cerr, "merilo-lincheck: cannot open {}\n", args.source);
-    return merilo::lincheck::kBadInput;
-  }
-  return merilo::lincheck::run(args, in, std::cout, std::cerr);
+  return merilo::lincheck::run_files(args, expanded.files, jobs, std::cout, std::cerr);
 }

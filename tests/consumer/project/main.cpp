@@ -1,32 +1,13 @@
 // Explores two counters 0..2 and checks the closed-form answer: 9 worlds.
+// (The consumer's tuple is the first counter's value: 3 tuples.)
 #include <merilo/explore/explore.hpp>
 #include <merilo/explore/replay.hpp>
 
-#include <array>
-#include <cstdint>
 #include <cstdio>
-#include <string>
-#include <vector>
+
+#include "counters.hpp"
 
 namespace ex = merilo::explore;
-
-struct Counters {
-  struct World {
-    std::array<std::uint8_t, 2> v{};
-  } w;
-  void reset() { w = {}; }
-  std::size_t kinds() const { return 2; }
-  bool enabled(ex::Kind k) const { return w.v[k] < 2; }
-  ex::Status apply(ex::Kind k) {
-    ++w.v[k];
-    return {};
-  }
-  const World& world() const { return w; }
-  std::string tuple() const { return "c"; }
-  bool settled() const { return true; }
-  std::string describe(ex::Kind k) const { return "inc " + std::to_string(k); }
-  std::array<ex::Invariant<Counters>, 0> invariants() const { return {}; }
-};
 
 int main() {
   Counters sys;

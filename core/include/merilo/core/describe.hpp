@@ -42,6 +42,8 @@
 #include <type_traits>  // std::is_enum_v
 #include <utility>      // std::pair
 
+#include <merilo/core/traits.hpp>  // is_optional_v
+
 namespace merilo::core {
 
 namespace detail {
@@ -65,11 +67,6 @@ concept Streamable = requires(std::ostream& os, const T& x) {
 };
 
 template <class T>
-struct is_optional : std::false_type {};
-template <class T>
-struct is_optional<std::optional<T>> : std::true_type {};
-
-template <class T>
 concept TupleLike = requires {
   std::tuple_size<T>::value;
 }
@@ -83,7 +80,7 @@ std::string number(double x);
 /// Whether `describe(x)` compiles for a `T`: see the header overview.
 template <class T>
 concept Describable = detail::HasMeriloDescribe<T> || std::is_enum_v<T> ||
-    std::is_arithmetic_v<T> || detail::StringLike<T> || detail::is_optional<T>::value ||
+    std::is_arithmetic_v<T> || detail::StringLike<T> || core::is_optional_v<T> ||
     detail::TupleLike<T> || std::ranges::input_range<const T> || detail::Streamable<T>;
 
 /// Text for `x`, chosen as the header overview says.
@@ -106,7 +103,7 @@ requires Describable<T>
     return detail::number(static_cast<double>(x));
   } else if constexpr (detail::StringLike<T>) {
     return detail::quote(std::string_view(x));
-  } else if constexpr (detail::is_optional<T>::value) {
+  } else if constexpr (core::is_optional_v<T>) {
     return x ? describe(*x) : std::string("nullopt");
   } else if constexpr (detail::TupleLike<T>) {
     std::string out = "(";

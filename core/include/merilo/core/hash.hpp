@@ -11,7 +11,7 @@
 // Example:
 //
 //   merilo::core::Hash128 fp = merilo::core::hash128_of(world);
-//   std::uint64_t h = merilo::core::hash64_of(model, seed, scratch);
+//   std::uint64_t h = merilo::core::hash64(bytes.data(), bytes.size(), seed);
 #ifndef MERILO_CORE_HASH_HPP
 #define MERILO_CORE_HASH_HPP
 
@@ -41,13 +41,41 @@ struct Hash128 {
 /// XXH3-64 of `size` bytes at `data` with `seed`.
 [[nodiscard]] std::uint64_t hash64(const void* data, std::size_t size, std::uint64_t seed) noexcept;
 
-/// A fixed 64-bit mix (splitmix64's finaliser), for combining small keys.
-[[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
-  x += 0x9e3779b97f4a7c15ULL;
+/// SplitMix64's Weyl-sequence increment (the golden ratio in 64 bits).
+inline constexpr std::uint64_t kSplitMixGamma = 0x9e3779b97f4a7c15ULL;
+
+/// SplitMix64's output function, a bijection on 64-bit values.
+[[nodiscard]] constexpr std::uint64_t splitmix_finaliser(std::uint64_t x) noexcept {
   x = (x ^ (x >> 30U)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27U)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31U);
 }
+
+/// A fixed 64-bit mix (one SplitMix64 step from `x`), for combining small
+/// keys.
+[[nodiscard]] constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
+  return splitmix_finaliser(x + kSplitMixGamma);
+}
+
+/// The SplitMix64 stream from `seed`: the same numbers on every platform
+/// and standard library (tests and benches draw their data from it; statem's
+/// `Rng` is the same stream with a size and splitting).
+class SplitMix64 {
+ public:
+  /// The stream whose first output is `mix64(seed)`.
+  constexpr explicit SplitMix64(std::uint64_t seed) noexcept : state_(seed) {}
+  /// The next 64 bits.
+  constexpr std::uint64_t next() noexcept {
+    state_ += kSplitMixGamma;
+    return splitmix_finaliser(state_);
+  }
+  /// `next() % bound` (slightly biased for a bound that is not a power of
+  /// two, which test data does not mind); `bound` must not be 0.
+  constexpr std::uint64_t below(std::uint64_t bound) noexcept { return next() % bound; }
+
+ private:
+  std::uint64_t state_;
+};
 
 /// The byte sink handed to a value's `feed` (see `fsm::FeedsBytes`).
 class ByteBuffer {

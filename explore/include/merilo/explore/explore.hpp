@@ -45,6 +45,13 @@
 // tuple string is built once per tuple, not once per world) and `show()`
 // (the world's data, printed beside the tuple in traces); see system.hpp.
 //
+// Symmetry: a `Symmetric` system's `canonical(world)` lets the search store
+// one world per group of worlds that differ only by renaming replicas; the
+// traces it reports stay concrete paths from `reset()` (docs/explore.md,
+// "Symmetry"). Reachability: a system's `sometimes()` names conditions some
+// reachable world must satisfy; a complete search that never met one fails
+// (`ExploreResult::unreached()`, sometimes.hpp).
+//
 // NOTE: the result — states, depth, tuples, the first violation and its
 // trace — is the same for every `threads` value and in both modes.
 // With `threads > 1` the system must be copy-constructible: each worker
@@ -124,9 +131,26 @@ struct ExploreOptions {
   /// A label for the summary line (`merilo: <name>: complete=...`), e.g. to
   /// tell a fixed variant from a seeded bug; empty leaves it out.
   std::string_view name = {};
+  /// Also keep a shortest trace to each sometimes property reached
+  /// (`SometimesReport::trace`).
+  bool sometimes_traces = false;
   /// When set, the search also fills this graph. It costs a `tuple()` and a
   /// `describe()` call per step taken, so leave it off for big searches.
   TupleGraph* graph = nullptr;
+};
+
+/// What a search found of one sometimes property (sometimes.hpp).
+struct SometimesReport {
+  /// The property's name, as `sometimes()` lists it.
+  std::string name;
+  /// Some stored world satisfied it.
+  bool reached = false;
+  /// When reached: the fewest steps from the initial world to a world that
+  /// satisfies it.
+  std::size_t depth = 0;
+  /// When reached and `ExploreOptions::sometimes_traces` was set: a
+  /// shortest trace from `reset()` to such a world.
+  Trace trace;
 };
 
 /// What a search reached.
@@ -152,6 +176,11 @@ struct ExploreResult {
   std::vector<std::string> invariants;
   /// The first violation, if any.
   Violation violation;
+  /// The system's sometimes properties, in the order it lists them.
+  std::vector<SometimesReport> sometimes;
+  /// Worlds were stored by their `canonical()` form (the system is
+  /// `Symmetric`): `states` counts groups of symmetric worlds.
+  bool symmetry = false;
   /// Peak bytes of the search's own data: the visited set, the parent
   /// links, the current and next frontier (with their worlds in restore
   /// mode) and one slice's candidates. Not the system, its copies, the
@@ -164,12 +193,32 @@ struct ExploreResult {
   /// `ExploreOptions::name`.
   std::string name;
 
-  /// No usage error, no violation, and complete if completeness was required.
+  /// The sometimes properties a complete search never reached; empty when
+  /// the search was not complete (a deeper world might still reach them).
+  [[nodiscard]] std::vector<std::string> unreached() const {
+    std::vector<std::string> names;
+    if (!complete) return names;
+    for (const SometimesReport& p : sometimes) {
+      if (!p.reached) names.push_back(p.name);
+    }
+    return names;
+  }
+  /// No usage error, no violation, complete if completeness was required,
+  /// and no sometimes property left unreached by a complete search.
   [[nodiscard]] bool ok() const noexcept {
-    return error.empty() && !violation.found() && (complete || !require_complete);
+    if (!error.empty() || violation.found() || (!complete && require_complete)) return false;
+    for (const SometimesReport& p : sometimes) {
+      if (complete && !p.reached) return false;
+    }
+    return true;
   }
   /// The one summary line, e.g.
-  /// `merilo: complete=true states=38 depth=6 invariants=1 [no free pass]`:
+  /// `merilo: complete=true states=38 depth=6 invariants=1 [no free pass]`,
+  /// then `symmetry=canonical` for a symmetric search, each sometimes
+  /// property with the depth it was reached at (`sometimes=[paid: depth 2,
+  /// refund: never]`, or `not reached within the bound` when the search was
+  /// not complete), and `unreached=[refund]` when a complete search missed
+  /// one:
   /// the logged line without its time, rate and memory, so it is the same
   /// on every run.
   [[nodiscard]] std::string summary() const;

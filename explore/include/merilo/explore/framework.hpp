@@ -57,8 +57,9 @@ enum class Framework : std::uint8_t {
 
 /// What a glue `explore` call fails with: "" when `result` passed; its usage
 /// error; the violation with its formatted trace, the trace page (when
-/// `MERILO_TRACE_HTML` is set) and `pinned_test`; or, with
-/// `options.require_complete`, that the search stopped at `max_states`.
+/// `MERILO_TRACE_HTML` is set) and `pinned_test`; with
+/// `options.require_complete`, that the search stopped at `max_states`; or
+/// that a complete search never reached a sometimes property.
 /// `system_expr` builds the system in the pinned test ("" names `S{}`).
 template <System S>
 [[nodiscard]] std::string explore_failure(S& sys, const ExploreOptions& options,
@@ -108,6 +109,9 @@ std::string type_name() {
 [[nodiscard]] std::string incomplete_message(const ExploreOptions& options,
                                              const ExploreResult& result);
 
+/// The message of a complete search that never reached a sometimes property.
+[[nodiscard]] std::string unreached_message(const ExploreResult& result);
+
 /// The message of a replay that did not do what the glue expected.
 [[nodiscard]] std::string replay_message(const Trace& trace, const std::string& what,
                                          const std::string& table);
@@ -140,6 +144,7 @@ std::string explore_failure(S& sys, const ExploreOptions& options, const Explore
   if (options.require_complete && !result.complete) {
     return detail::incomplete_message(options, result);
   }
+  if (!result.unreached().empty()) return detail::unreached_message(result);
   return {};
 }
 

@@ -7,7 +7,7 @@
 // hold under the name it is listed with. The name lives beside the check,
 // so a violation cannot carry a name the system does not list.
 //
-// A predicate returns a `InvariantCheck`: it holds (`true`, or `InvariantCheck{}`), or it
+// A predicate returns an `InvariantCheck`: it holds (`true`, or `InvariantCheck{}`), or it
 // does not and says how (`InvariantCheck::fails("2 passed, 1 paid")`). It cannot
 // return a step failure: step results are `Status` (system.hpp), a separate
 // type.
@@ -76,7 +76,7 @@ struct Invariant {
   constexpr Invariant() = default;
   /// `name` checked by `holds`.
   constexpr Invariant(std::string_view name_, Predicate holds_) : name(name_), holds(holds_) {}
-  /// `name` checked by a captureless lambda returning a `InvariantCheck` or a
+  /// `name` checked by a captureless lambda returning an `InvariantCheck` or a
   /// `bool`, e.g. `[](const System& s) { return s.paid() >= s.passed(); }`.
   template <class F>
   requires std::is_empty_v<F> && std::default_initializable<F> &&

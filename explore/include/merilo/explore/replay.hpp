@@ -130,8 +130,7 @@ Fingerprint walk(Stepper<S>& stepper, const Trace& trace, Replayed& out, Before&
     bool any = false;
     for (Kind k = 0; k < kinds && !any; ++k) any = sys.enabled(k);
     if (!any && !sys.settled()) {
-      out.violation = {
-          ViolationKind::deadlock, trace, {}, "no kind is enabled and the system is not settled"};
+      out.violation = {ViolationKind::deadlock, trace, {}, std::string(kDeadlockDetail)};
       return {};
     }
     where = "world";

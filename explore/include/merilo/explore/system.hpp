@@ -26,6 +26,10 @@
 //   };
 // clang-format on
 //
+// Optional members widen what a search can do: `restore`, `tuple_key`,
+// `show` (below), `canonical` (symmetry reduction) and `sometimes()`
+// (reachability properties, sometimes.hpp).
+//
 // NOTE: a system must be deterministic: from `reset()`, the same kinds must
 // always reach the same world. The explorer checks this and reports a
 // `nondeterminism` violation when a clock, a random number or any other
@@ -44,6 +48,7 @@
 #include <vector>
 
 #include <merilo/explore/invariant.hpp>
+#include <merilo/explore/sometimes.hpp>
 #include <merilo/fsm/world.hpp>
 
 namespace merilo::explore {
@@ -159,7 +164,41 @@ concept Shows = System<S> && requires(const S& cs) {
   { cs.show() } -> std::convertible_to<std::string>;
 };
 
+/// A system whose worlds come in interchangeable groups (identical replicas
+/// whose names do not matter), so that it can map every world to one
+/// representative of its group: `canonical(w)` returns that world, e.g. the
+/// world with the replicas' slots sorted. The explorer then stores one world
+/// per group (it fingerprints `canonical(world())`), while every trace it
+/// reports stays a real path of `apply` steps from `reset()`.
+///
+/// NOTE: `canonical` must be a symmetry of the system: `canonical(w)` must
+/// be a world that behaves like `w` up to renaming — the same invariants
+/// hold, as many kinds are enabled, `settled()`, `tuple()` and every
+/// sometimes property agree — and `canonical(canonical(w))` must equal
+/// `canonical(w)`. The explorer checks this on the worlds it samples
+/// (docs/explore.md, "Symmetry") and stops with a usage error naming the
+/// first rule broken and a trace to the world that broke it.
+template <class S>
+concept Symmetric = System<S> && requires(const S& cs, const world_t<S>& w) {
+  { cs.canonical(w) } -> std::convertible_to<world_t<S>>;
+};
+
+/// A system that lists reachability properties in `sometimes()`: a range of
+/// `Sometimes<S>` (or of `Sometimes<B>` for a base `B` of `S`).
+template <class S>
+concept HasSometimes = System<S> && requires(const S& cs) {
+  { cs.sometimes() } -> std::ranges::input_range;
+};
+
 namespace detail {
+
+/// `Sometimes<B>`'s `B`; no `type` for anything else.
+template <class T>
+struct sometimes_subject {};
+template <class B>
+struct sometimes_subject<Sometimes<B>> {
+  using type = B;
+};
 
 /// `Invariant<B>`'s `B`; no `type` for anything else.
 template <class T>
@@ -200,6 +239,18 @@ constexpr void check_system() {
                 "differ in bytes). Reorder the fields, make the padding an explicit zeroed "
                 "`std::uint8_t pad_[N]` field, store floats as integers, or give the world a "
                 "`template <class Sink> void feed(Sink&) const` member (see fsm::World)");
+  if constexpr (HasSometimes<S>) {
+    using Listed = std::remove_cvref_t<
+        std::ranges::range_reference_t<decltype(std::declval<const S&>().sometimes())>>;
+    static_assert(requires { typename sometimes_subject<Listed>::type; },
+                  "merilo: sometimes() must list merilo::explore::Sometimes<System> values (a "
+                  "name and a predicate each; see merilo/explore/sometimes.hpp)");
+    if constexpr (requires { typename sometimes_subject<Listed>::type; }) {
+      static_assert(std::derived_from<S, typename sometimes_subject<Listed>::type>,
+                    "merilo: sometimes() lists Sometimes<B> for a B that is neither the system "
+                    "nor a base class of it");
+    }
+  }
   static_assert(ListsInvariants<S>,
                 "merilo: invariants() must list merilo::explore::Invariant<System> values (a name "
                 "and a predicate each); a list of names with a separate check() is the old "

@@ -35,6 +35,11 @@ enum class ViolationKind : std::uint8_t {
 /// "invariant", "deadlock", "apply error", ...
 [[nodiscard]] std::string_view name(ViolationKind kind) noexcept;
 
+/// The detail of every `ViolationKind::deadlock`, from the explorer, the
+/// fuzz runner and a replay alike.
+inline constexpr std::string_view kDeadlockDetail =
+    "no kind is enabled and the system is not settled";
+
 /// The first rule broken, with the trace to it.
 struct Violation {
   /// Which rule; `none` when nothing broke.

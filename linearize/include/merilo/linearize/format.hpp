@@ -4,8 +4,8 @@
 // a `CheckResult` from `check` as a few lines for a test report: the verdict, the
 // order (or the longest placed prefix, of `total_calls`), and at a dead end
 // each thread's next call with the reason it could not go next, and which
-// of them no valid order places anywhere (`Explanation::unplaceable`). The two callbacks turn a `CallRef`
-// and a violation into text; the layout is merilo's.
+// of them no valid order places anywhere (`Explanation::unplaceable`). The two callbacks turn a
+// `CallRef` and a violation into text; the layout is merilo's.
 //
 // Example (from docs/examples/linearize_check.cpp, where it is compiled and
 // its text checked; `threads` are the histories given to check(), 3 calls):
@@ -36,6 +36,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>  // blocked_reason
 #include <utility>
 #include <vector>
 
@@ -71,6 +72,16 @@ struct ResultText {
 [[nodiscard]] std::string format_result(const ResultText& text);
 }  // namespace detail
 
+/// Why a thread's next call could not go next at a dead end, in the words
+/// every report uses: "violates: <violation>" (just "violates" when
+/// `violation` is empty), "must follow <overtaker> (<overtaker_text>), which
+/// returned before it was invoked", or "fits, but every way on from there
+/// was ruled out". `violation` is read for `Blocked::violated`, the other
+/// two for `Blocked::overtaken`.
+[[nodiscard]] std::string blocked_reason(Blocked why, std::string_view violation,
+                                         std::string_view overtaker,
+                                         std::string_view overtaker_text);
+
 /// A few lines describing `result` (see the top of this file).
 /// `describe_call(CallRef) -> std::string` and
 /// `describe_violation(const V&) -> std::string` supply the words; the
@@ -90,7 +101,8 @@ template <class V, class DescribeCall, class DescribeViolation>
       result.verdict == Verdict::linearizable ? result.order : result.explanation.prefix;
   for (const CallRef& c : placed) text.placed.push_back({c, describe_call(c)});
   for (const NextCall<V>& n : result.explanation.next) {
-    detail::ResultText::Next entry{n.call,         describe_call(n.call), n.why, {},
+    detail::ResultText::Next entry{n.call,         describe_call(n.call),
+                                   n.why,          {},
                                    n.overtaken_by, n.call == result.explanation.unplaceable};
     if (n.why == Blocked::violated && n.violation) entry.reason = describe_violation(*n.violation);
     if (n.why == Blocked::overtaken) entry.reason = describe_call(n.overtaken_by);

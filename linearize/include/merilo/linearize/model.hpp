@@ -76,7 +76,8 @@
 #include <type_traits>  // std::remove_cvref_t
 #include <utility>      // std::declval
 
-#include <merilo/fsm/fsm.hpp>  // fsm::ByteHashable, fsm::FeedsBytes
+#include <merilo/core/traits.hpp>  // core::is_optional_v
+#include <merilo/fsm/fsm.hpp>      // fsm::ByteHashable, fsm::FeedsBytes
 #include <merilo/fsm/world.hpp>
 
 namespace merilo::linearize {
@@ -91,13 +92,6 @@ namespace merilo::linearize {
 template <class M>
 concept Model = std::copyable<M> && std::equality_comparable<M> &&
     (fsm::ByteHashable<M> || fsm::FeedsBytes<M>);
-
-namespace detail {
-template <class T>
-struct is_optional : std::false_type {};
-template <class T>
-struct is_optional<std::optional<T>> : std::true_type {};
-}  // namespace detail
 
 /// Who made a call, as a spec's four-argument `next_model` sees it: the
 /// history's index in `check`, `Operation::process` in `check_history`, the
@@ -120,8 +114,8 @@ concept StepsOnResponse = requires(const S& spec, const M& model, const C& cmd, 
 /// The spec's next state depends on the response and on who called:
 /// `next_model(model, cmd, response, caller)`.
 template <class S, class M, class C, class R>
-concept StepsOnCaller =
-    requires(const S& spec, const M& model, const C& cmd, const R& response, Caller caller) {
+concept StepsOnCaller = requires(const S& spec, const M& model, const C& cmd, const R& response,
+                                 Caller caller) {
   { spec.next_model(model, cmd, response, caller) } -> std::convertible_to<M>;
 };
 
@@ -129,17 +123,17 @@ concept StepsOnCaller =
 /// returning `std::optional<V>` and a `next_model` of one of the three
 /// forms above returning an `M`.
 template <class S, class M, class C, class R>
-concept SpecFor =
-    (StepsOnCommand<S, M, C> || StepsOnResponse<S, M, C, R> || StepsOnCaller<S, M, C, R>) &&
-    requires(const S& spec, const M& model, const C& cmd, const R& response) {
-  requires detail::is_optional<
-      std::remove_cvref_t<decltype(spec.postcondition(model, cmd, response))>>::value;
+concept SpecFor = (StepsOnCommand<S, M, C> || StepsOnResponse<S, M, C, R> ||
+                   StepsOnCaller<S, M, C, R>)&&requires(const S& spec, const M& model, const C& cmd,
+                                                        const R& response) {
+  requires core::is_optional_v<
+      std::remove_cvref_t<decltype(spec.postcondition(model, cmd, response))>>;
 };
 
 /// The model after `cmd`, answered `response`, by `caller`: the widest
 /// `next_model` form `spec` has (caller, then response, then command only).
 template <class S, class M, class C, class R>
-  requires SpecFor<S, M, C, R>
+requires SpecFor<S, M, C, R>
 [[nodiscard]] M advance(const S& spec, const M& model, const C& cmd, const R& response,
                         Caller caller) {
   if constexpr (StepsOnCaller<S, M, C, R>) {

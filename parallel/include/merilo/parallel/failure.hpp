@@ -28,24 +28,20 @@
 #include <vector>       // histories
 
 #include <merilo/core/describe.hpp>    // commands and responses as text
-#include <merilo/linearize/check.hpp>  // CallRef
+#include <merilo/linearize/check.hpp>  // Call, History, CallRef
 #include <merilo/parallel/spec.hpp>    // Case
 #include <merilo/statem/statem.hpp>    // Violation, ShrinkEnd
 
 namespace merilo::parallel {
 
-/// One call a branch made during a race.
-template <class Cmd, class Resp>
-struct Call {
-  Cmd command;                   ///< What was asked.
-  Resp response;                 ///< What `run` returned.
-  std::int64_t invoked_at = 0;   ///< steady_clock nanoseconds just before the call.
-  std::int64_t returned_at = 0;  ///< steady_clock nanoseconds just after it returned.
-};
+/// One call a branch made during a race: linearize's `Call` (command,
+/// response, invoked_at, returned_at), so a race's histories go to the
+/// checker as they are. Instants are steady_clock nanoseconds under free
+/// threads and logical steps under a controlled scheduler.
+using linearize::Call;
 
-/// One branch's calls, in order.
-template <class Cmd, class Resp>
-using History = std::vector<Call<Cmd, Resp>>;
+/// One branch's calls, in order (linearize's `History`).
+using linearize::History;
 
 /// Where the shrunk case broke, and so what the failure can show.
 enum class Evidence : std::uint8_t {
@@ -61,11 +57,11 @@ enum class Evidence : std::uint8_t {
 
 /// A switch from one branch to another in a controlled race.
 struct Switch {
-  std::int64_t at = 0;       ///< The logical instant (the race's clock).
-  std::size_t from = 0;      ///< The branch that was running.
-  std::size_t to = 0;        ///< The branch that went next.
-  bool preemption = false;   ///< `from` could have gone on.
-  std::string before;        ///< What `from` was about to do ("atomic load of #1").
+  std::int64_t at = 0;      ///< The logical instant (the race's clock).
+  std::size_t from = 0;     ///< The branch that was running.
+  std::size_t to = 0;       ///< The branch that went next.
+  bool preemption = false;  ///< `from` could have gone on.
+  std::string before;       ///< What `from` was about to do ("atomic load of #1").
 };
 
 /// How the failing case was scheduled.
@@ -84,7 +80,7 @@ struct ScheduleStats {
   /// where two or more branches could run), without the trailing choices
   /// that the default (the running branch goes on) makes anyway.
   std::vector<std::uint8_t> schedule;
-  std::size_t preemptions = 0;    ///< Preemptions in `schedule`.
+  std::size_t preemptions = 0;   ///< Preemptions in `schedule`.
   std::vector<Switch> switches;  ///< Where the failing race changed branch.
 };
 

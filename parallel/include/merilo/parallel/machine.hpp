@@ -49,44 +49,21 @@
 #include <merilo/fsm/fsm.hpp>          // fsm::Machine
 #include <merilo/linearize/model.hpp>  // linearize::Model
 #include <merilo/parallel/spec.hpp>    // Spec, MaybeViolation
+#include <merilo/statem/binding.hpp>   // HolderBinding, Fire, kResponseTag, the shared steps
 
 namespace merilo::parallel {
 
-/// The tag of a holder response that differs from the machine's.
-inline constexpr std::string_view kResponseTag = "machine.response";
+/// The tag of a holder response that differs from the machine's (statem's).
+using statem::kResponseTag;
+/// A command of a machine spec: an event to fire (statem's).
+using statem::Fire;
 
-/// What the bridge needs: see the header overview.
+/// What the concurrent bridge needs: a `statem::HolderBinding` whose machine
+/// is a `linearize::Model` (the checker remembers the states it ruled out)
+/// and whose response is copyable (histories keep it).
 template <class B>
-concept MachineBinding = requires {
-  typename B::machine_type;
-  typename B::event_type;
-  typename B::sut_type;
-  typename B::response_type;
-}
-&&fsm::Machine<typename B::machine_type, typename B::event_type>&& linearize::Model<
-    typename B::machine_type>&& std::copyable<typename B::event_type>&&
-    std::equality_comparable<typename B::response_type>&& std::copyable<typename B::response_type>&&
-        std::move_constructible<typename B::sut_type>&& core::Describable<typename B::event_type>&&
-            core::Describable<typename B::response_type>&& requires(
-                B& b, const typename B::machine_type& m, const typename B::event_type& e,
-                typename B::sut_type& sut) {
-  { b.initial() } -> std::convertible_to<typename B::machine_type>;
-  { b.events(m) } -> std::convertible_to<statem::Gen<typename B::event_type>>;
-  { b.new_sut() } -> std::convertible_to<typename B::sut_type>;
-  { b.apply(sut, e) } -> std::convertible_to<typename B::response_type>;
-  { b.expected(m, e, m.fire(e)) } -> std::convertible_to<typename B::response_type>;
-};
-
-/// One command of a machine spec: an event to fire at the holder.
-template <class E>
-struct Fire {
-  E event;  ///< The event.
-
-  /// Equal events (when the event type has `==`).
-  friend bool operator==(const Fire&, const Fire&) = default;
-  /// Printed as its event.
-  friend std::string merilo_describe(const Fire& f) { return core::describe(f.event); }
-};
+concept MachineBinding = statem::HolderBinding<B> && linearize::Model<typename B::machine_type> &&
+    std::copyable<typename B::response_type>;
 
 /// The parallel spec built from binding `B` (see the header overview).
 template <MachineBinding B>
@@ -112,19 +89,12 @@ class MachineSpec {
 
   /// The binding's events, each wrapped in a `Fire`.
   statem::Gen<command_type> command(const model_type& m) {
-    return statem::map(binding_.events(m),
-                       [](const typename B::event_type& e) { return command_type{e}; });
+    return statem::fire_events(binding_, m);
   }
 
   /// The binding's `admit`, or admit everything.
   statem::Admission precondition(const model_type& m, const command_type& c) {
-    if constexpr (requires {
-                    { binding_.admit(m, c.event) } -> std::convertible_to<bool>;
-                  }) {
-      return binding_.admit(m, c.event) ? statem::Admission::admit : statem::Admission::reject;
-    } else {
-      return statem::Admission::admit;
-    }
+    return statem::binding_admits(binding_, m, c.event);
   }
 
   /// The machine after the event: `fire(event).next`.
@@ -141,10 +111,7 @@ class MachineSpec {
                                const response_type& got) {
     const response_type want = binding_.expected(m, c.event, m.fire(c.event));
     if (got == want) return std::nullopt;
-    return statem::Violation{std::string(kResponseTag),
-                             "event " + core::describe(c.event) + ": the holder answered " +
-                                 core::describe(got) + ", the machine says " +
-                                 core::describe(want)};
+    return statem::response_mismatch(c.event, "", got, want);
   }
 
   /// The binding's `finish`, or nothing to check.
@@ -159,9 +126,7 @@ class MachineSpec {
   }
 
   /// The binding's `teardown`, if any.
-  void teardown(sut_type& sut) {
-    if constexpr (requires { binding_.teardown(sut); }) binding_.teardown(sut);
-  }
+  void teardown(sut_type& sut) { statem::binding_teardown(binding_, sut); }
 
  private:
   B binding_;

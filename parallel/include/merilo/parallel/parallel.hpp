@@ -161,5 +161,6 @@ namespace detail {
 }  // namespace merilo::parallel
 
 #include <merilo/parallel/detail/check_inl.hpp>
+#include <merilo/parallel/sequential.hpp>  // statem's entry points take a parallel spec
 
 #endif  // MERILO_PARALLEL_PARALLEL_HPP

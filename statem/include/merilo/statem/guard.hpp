@@ -20,7 +20,7 @@
 #include <string>       // Violation
 #include <string_view>  // the callback's name
 
-#include <merilo/statem/statem.hpp>  // Violation, MaybeViolation, kCrashTag
+#include <merilo/statem/violation.hpp>  // Violation, MaybeViolation, kCrashTag
 
 namespace merilo::statem {
 

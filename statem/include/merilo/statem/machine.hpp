@@ -59,60 +59,18 @@
 
 #include <merilo/core/describe.hpp>
 #include <merilo/fsm/fsm.hpp>
+#include <merilo/statem/binding.hpp>  // HolderBinding, Fire, kResponseTag
 #include <merilo/statem/statem.hpp>
 
 namespace merilo::statem {
 
-/// The tag of a holder response that differs from the machine's.
-inline constexpr std::string_view kResponseTag = "machine.response";
 /// The tag of a holder whose machine differs from the model (`observe`).
 inline constexpr std::string_view kStateTag = "machine.state";
 
-/// What the bridge needs: a machine and event type, the holder type, a
-/// response type compared with `==`, events, machines and responses that
-/// `core::describe` can print, and the operations listed in the header
-/// overview.
-// clang-format off
+/// What the sequential bridge needs: a `HolderBinding` (binding.hpp) whose
+/// machine `core::describe` can print too (violations name it).
 template <class B>
-concept MachineBinding =
-    requires {
-      typename B::machine_type;
-      typename B::event_type;
-      typename B::sut_type;
-      typename B::response_type;
-    } &&
-    fsm::Machine<typename B::machine_type, typename B::event_type> &&
-    std::copyable<typename B::event_type> &&
-    std::equality_comparable<typename B::response_type> &&
-    std::move_constructible<typename B::sut_type> &&
-    core::Describable<typename B::event_type> &&
-    core::Describable<typename B::machine_type> &&
-    core::Describable<typename B::response_type> &&
-    requires(B& b, const typename B::machine_type& m, const typename B::event_type& e,
-             typename B::sut_type& sut) {
-      { b.initial() } -> std::convertible_to<typename B::machine_type>;
-      { b.events(m) } -> std::convertible_to<Gen<typename B::event_type>>;
-      { b.new_sut() } -> std::convertible_to<typename B::sut_type>;
-      { b.apply(sut, e) } -> std::convertible_to<typename B::response_type>;
-      { b.expected(m, e, m.fire(e)) } -> std::convertible_to<typename B::response_type>;
-    };
-// clang-format on
-
-/// One command of a machine spec: an event to fire.
-template <class B>
-struct Fire {
-  /// The event to fire.
-  typename B::event_type event;
-
-  /// Equal events (when the event type has `==`).
-  bool operator==(
-      const Fire& other) const requires std::equality_comparable<typename B::event_type> {
-    return event == other.event;
-  }
-
-  /// A `Fire` prints as its event (`core::describe`'s customization point).
-  friend std::string merilo_describe(const Fire& f) { return core::describe(f.event); }
-};
+concept MachineBinding = HolderBinding<B> && core::Describable<typename B::machine_type>;
 
 /// The statem spec built from binding `B` (see the header overview).
 template <MachineBinding B>
@@ -121,7 +79,7 @@ class MachineSpec {
   /// The machine is the model.
   using model_type = typename B::machine_type;
   /// A command fires one event.
-  using command_type = Fire<B>;
+  using command_type = Fire<typename B::event_type>;
   /// The system under test: the holder.
   using sut_type = typename B::sut_type;
 
@@ -135,19 +93,11 @@ class MachineSpec {
   model_type initial() { return binding_.initial(); }
 
   /// The binding's events for `m`, each as a `Fire`.
-  Gen<command_type> command(const model_type& m) {
-    return map(binding_.events(m), [](const typename B::event_type& e) { return Fire<B>{e}; });
-  }
+  Gen<command_type> command(const model_type& m) { return fire_events(binding_, m); }
 
   /// The binding's `admit`, or admit everything.
   Admission precondition(const model_type& m, const command_type& c) {
-    if constexpr (requires {
-                    { binding_.admit(m, c.event) } -> std::convertible_to<bool>;
-                  }) {
-      return binding_.admit(m, c.event) ? Admission::admit : Admission::reject;
-    } else {
-      return Admission::admit;
-    }
+    return binding_admits(binding_, m, c.event);
   }
 
   /// `m.fire(event).next`.
@@ -162,12 +112,8 @@ class MachineSpec {
     const auto fired = before.fire(c.event);
     const typename B::response_type want = binding_.expected(before, c.event, fired);
     const typename B::response_type got = binding_.apply(sut, c.event);
-    if (!(got == want)) {
-      return fail(std::string(kResponseTag), "event " + core::describe(c.event) + " in " +
-                                                 core::describe(before) + ": the holder answered " +
-                                                 core::describe(got) + ", the machine says " +
-                                                 core::describe(want));
-    }
+    if (!(got == want))
+      return response_mismatch(c.event, " in " + core::describe(before), got, want);
     if constexpr (requires {
                     { binding_.observe(sut) } -> std::convertible_to<model_type>;
                   }) {
@@ -193,9 +139,7 @@ class MachineSpec {
   }
 
   /// The binding's `teardown`, if it has one.
-  void teardown(sut_type& sut) {
-    if constexpr (requires { binding_.teardown(sut); }) binding_.teardown(sut);
-  }
+  void teardown(sut_type& sut) { binding_teardown(binding_, sut); }
 
  private:
   B binding_;

@@ -83,6 +83,7 @@
 
 #include <merilo/core/describe.hpp>
 #include <merilo/statem/gen.hpp>
+#include <merilo/statem/violation.hpp>  // Violation, MaybeViolation, ok, fail, kCrashTag
 
 namespace merilo::statem {
 
@@ -121,18 +122,6 @@ enum class FailureStage : std::uint8_t {
 /// "converged", "bound hit".
 [[nodiscard]] std::string_view name(ShrinkEnd end) noexcept;
 
-/// A broken rule: a `tag` naming which rule (shrinking keeps only candidates
-/// that fail with the same tag, so two bugs need two tags) and a free-form
-/// `detail` for people.
-struct Violation {
-  std::string tag;     ///< Which rule; compared by the shrinker.
-  std::string detail;  ///< What happened, for people.
-  /// The same tag and detail.
-  friend bool operator==(const Violation&, const Violation&) = default;
-};
-
-/// The tag of an exception that escaped a user callback.
-inline constexpr std::string_view kCrashTag = "statem.crash";
 /// The tag `replay` gives a list whose precondition rejects a command.
 inline constexpr std::string_view kPreconditionTag = "statem.precondition";
 /// At most this many inadmissible candidates are dropped per shrink, so a
@@ -147,17 +136,6 @@ inline constexpr std::size_t kDefaultMaxCommands = 100;
 /// kept and shrunk whole, so a bound past this is a usage error rather
 /// than a run that exhausts memory.
 inline constexpr std::size_t kMaxCommandsLimit = 100'000;
-
-/// What `execute` and `finish` return: `std::nullopt` (spelled `ok()`) or
-/// the violation found.
-using MaybeViolation = std::optional<Violation>;
-
-/// The passing answer.
-[[nodiscard]] inline MaybeViolation ok() { return std::nullopt; }
-/// A failing answer with `tag` and `detail`.
-[[nodiscard]] inline MaybeViolation fail(std::string tag, std::string detail) {
-  return Violation{std::move(tag), std::move(detail)};
-}
 
 // clang-format off
 /// What statem needs to know about a system under test.

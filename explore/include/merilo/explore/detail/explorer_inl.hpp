@@ -32,6 +32,8 @@
 #include <merilo/explore/detail/fingerprint_table.hpp>
 #include <merilo/explore/detail/frontier.hpp>
 #include <merilo/explore/detail/parent_links.hpp>
+#include <merilo/explore/detail/sometimes.hpp>
+#include <merilo/explore/detail/symmetry.hpp>
 #include <merilo/explore/step.hpp>
 
 namespace merilo::explore::detail {
@@ -144,6 +146,7 @@ struct CandidateExtra {
   bool broke = false;
   std::string invariant;
   std::string detail;
+  std::uint64_t reached = 0;  // the open sometimes properties it satisfies
 };
 
 inline constexpr std::uint32_t kNoExtra = 0xFFFFFFFF;
@@ -195,7 +198,8 @@ class alignas(64) Expander {
 
   Expander(S& sys, bool restore, std::size_t sample, const FingerprintTable& visited,
            const ParentLinks& parents, const TupleIds& tuples, const TupleKeys& keys,
-           const SampledTuples& sampled, bool graph)
+           const SampledTuples& sampled, const SometimesList<S>& sometimes,
+           const SometimesFirst& first, bool graph)
       : sys_(&sys),
         stepper_(sys),
         graph_(graph),
@@ -205,7 +209,9 @@ class alignas(64) Expander {
         parents_(parents),
         tuples_(tuples),
         keys_(keys),
-        sampled_(sampled) {}
+        sampled_(sampled),
+        sometimes_(sometimes),
+        first_(first) {}
 
   /// Expands frontier[first, last) into `out`.
   void expand(const Frontier<W>& frontier, std::size_t first, std::size_t last,
@@ -223,8 +229,11 @@ class alignas(64) Expander {
   }
 
  private:
-  // Replays `path` from reset; "" when it reached `fp`, else why not.
-  std::string replay_to(const Trace& path, const Fingerprint& fp, std::uint64_t& steps) {
+  // Replays `path` from reset; "" when it reached `fp`, else why not. `fp`
+  // is the stored fingerprint (`stored`: of the canonical world, for a
+  // symmetric system) or the concrete world's.
+  std::string replay_to(const Trace& path, const Fingerprint& fp, bool stored,
+                        std::uint64_t& steps) {
     sys_->reset();
     const std::size_t kinds = sys_->kinds();
     for (std::size_t step = 0; step < path.size(); ++step) {
@@ -240,7 +249,9 @@ class alignas(64) Expander {
                " failed where it succeeded before: " + s.detail();
       }
     }
-    if (!(fingerprint(sys_->world()) == fp)) {
+    const Fingerprint reached =
+        stored ? state_fingerprint(*sys_, sys_->world()) : fingerprint(sys_->world());
+    if (!(reached == fp)) {
       return "replaying the same path from reset reached a different world (a clock, random "
              "number or other state outside the world leaked in)";
     }
@@ -257,7 +268,7 @@ class alignas(64) Expander {
         const W& stored = frontier.world(index);
         if (sampled) {
           const Fingerprint fp = fingerprint(stored);
-          std::string why = replay_to(path, fp, steps);
+          std::string why = replay_to(path, fp, false, steps);
           if (!why.empty()) return why;
           const std::string replayed = sys_->tuple();
           sys_->restore(stored);
@@ -274,7 +285,7 @@ class alignas(64) Expander {
         return {};
       }
     }
-    return replay_to(path, frontier.fp(index), steps);
+    return replay_to(path, frontier.fp(index), true, steps);
   }
 
   // On a sampled world: the tuple of its key must be the tuple it shows.
@@ -294,6 +305,13 @@ class alignas(64) Expander {
     }
   }
 
+  // On a sampled world: its canonical form must keep the rules of one.
+  void check_canonical(std::uint32_t id, ChunkResult<W>& out) {
+    if (!out.usage_error.empty()) return;
+    const std::string rule = canonical_problem(*sys_, stepper_, sometimes_);
+    if (!rule.empty()) out.usage_error = canonical_error(rule, parents_.path(id));
+  }
+
   // Puts the system into frontier world `index` and lists its enabled
   // kinds; false (with `out.problem` set) when the world itself is a problem.
   bool prepare(const Frontier<W>& frontier, std::uint32_t index, Trace& path, ChunkResult<W>& out) {
@@ -309,20 +327,21 @@ class alignas(64) Expander {
       }
       if (sampled) check_key(out);
       keep_tuples_ = tuple_sampled(id);
+      if (Symmetric<S> && keep_tuples_) check_canonical(id, out);
       const std::size_t kinds = sys_->kinds();
       for (Kind k = 0; k < kinds; ++k) {
         if (sys_->enabled(k)) enabled_.push_back(k);
       }
       if (enabled_.empty() && !sys_->settled()) {
-        out.problem = FrontierProblem{ViolationKind::deadlock, index,
-                                      "no kind is enabled and the system is not settled"};
+        out.problem = FrontierProblem{ViolationKind::deadlock, index, std::string(kDeadlockDetail)};
         return false;
       }
       if (graph_) from_ = sys_->tuple();
     } catch (...) {
       out.problem =
           FrontierProblem{ViolationKind::crash, index,
-                          core::crash_detail("reset/enabled/settled", std::current_exception())};
+                          core::crash_detail("reset/enabled/settled/canonical",
+                                             std::current_exception())};
       return false;
     }
     return true;
@@ -353,7 +372,8 @@ class alignas(64) Expander {
         if (restore_) out.worlds.push_back(sys_->world());
       } catch (...) {
         fail(c, ViolationKind::crash,
-             core::crash_detail("reset/describe/tuple/world", std::current_exception()), out);
+             core::crash_detail("reset/describe/tuple/world/sometimes", std::current_exception()),
+             out);
         continue;
       }
       out.candidates.push_back(c);
@@ -394,7 +414,7 @@ class alignas(64) Expander {
         ++out.steps;
         const StepEnd end = stepper_.take(kind, nullptr, broke_, [&] {
           const W& w = sys_->world();
-          pending_.push_back(Pending{fingerprint(w), index, kind, w});
+          pending_.push_back(Pending{state_fingerprint(*sys_, w), index, kind, w});
           keep_tuple(pending_.back().fp, index, kind, out);
           return false;
         });
@@ -428,9 +448,11 @@ class alignas(64) Expander {
           x.detail = std::move(broke_.detail);
         }
         note_tuple(c, out);
+        note_sometimes(c, out);
       } catch (...) {
-        failure = StepFailure{0, c.parent, c.kind, ViolationKind::crash,
-                              core::crash_detail("restore/tuple", std::current_exception())};
+        failure =
+            StepFailure{0, c.parent, c.kind, ViolationKind::crash,
+                        core::crash_detail("restore/tuple/sometimes", std::current_exception())};
         break;
       }
       out.worlds.push_back(p.world);
@@ -461,7 +483,7 @@ class alignas(64) Expander {
   Step step(Candidate& c, ChunkResult<W>& out) {
     ++out.steps;
     const StepEnd end = stepper_.take(c.kind, nullptr, broke_, [&] {
-      c.fp = fingerprint(sys_->world());
+      c.fp = state_fingerprint(*sys_, sys_->world());
       return !visited_.contains(c.fp) && local_.insert(c.fp);
     });
     if (end == StepEnd::seen) return Step::seen;
@@ -476,7 +498,16 @@ class alignas(64) Expander {
       x.detail = std::move(broke_.detail);
     }
     note_tuple(c, out);
+    note_sometimes(c, out);
     return Step::fresh;
+  }
+
+  // Marks the open sometimes properties the new world `c` satisfies.
+  void note_sometimes(Candidate& c, ChunkResult<W>& out) {
+    const std::uint64_t open = first_.open();
+    if (open == 0) return;
+    const std::uint64_t hit = sometimes_.satisfied(*sys_, open);
+    if (hit != 0) out.extra_of(c).reached = hit;
   }
 
   // Builds the tuple string only for a tuple this worker has not met.
@@ -513,6 +544,8 @@ class alignas(64) Expander {
   const TupleIds& tuples_;
   const TupleKeys& keys_;
   const SampledTuples& sampled_;
+  const SometimesList<S>& sometimes_;
+  const SometimesFirst& first_;  // read between merges only: which are still open
   bool keep_tuples_ = false;  // the frontier world being expanded is tuple_sampled
   FingerprintShard local_;    // successors this chunk has produced
   std::vector<Kind> enabled_;
@@ -555,15 +588,24 @@ class Search {
   using W = world_t<S>;
 
   Search(S& sys, const ExploreOptions& options, bool restore)
-      : sys_(sys), options_(options), restore_(restore), stepper_(sys), parents_(sys.kinds()) {}
+      : sys_(sys),
+        options_(options),
+        restore_(restore),
+        stepper_(sys),
+        sometimes_(sys),
+        first_(sometimes_.names().size()),
+        parents_(sys.kinds()) {}
 
-  /// A usage error in the system's invariant list, or "".
-  [[nodiscard]] const std::string& error() const noexcept { return stepper_.error(); }
+  /// A usage error in the system's invariant or sometimes list, or "".
+  [[nodiscard]] const std::string& error() const noexcept {
+    return stepper_.error().empty() ? sometimes_.error() : stepper_.error();
+  }
 
   ExploreResult run() {
     result_.require_complete = options_.require_complete;
     result_.name = options_.name;
     result_.invariants = stepper_.names();
+    result_.symmetry = Symmetric<S>;
     if (!start()) return finish();
     make_workers();
     for (std::size_t level = 0; !frontier_.empty(); ++level) {
@@ -582,7 +624,7 @@ class Search {
     }
     try {
       const W& w = sys_.world();
-      const Fingerprint fp = fingerprint(w);
+      const Fingerprint fp = state_fingerprint(sys_, w);
       visited_.insert(fp);
       parents_.add_root();
       result_.states = 1;
@@ -590,6 +632,8 @@ class Search {
       sampled_tuples_.emplace(fp, tuple);
       if constexpr (TupleKeyed<S>) tuple_keys_.emplace(sys_.tuple_key(), tuple);
       tuple_ids_.emplace(std::move(tuple), 0);
+      first_.open_all(sometimes_.all());
+      first_.note(sometimes_.satisfied(sys_, first_.open()), 0, 0);
       if (initial.found()) {
         result_.violation = std::move(initial);
         return false;
@@ -598,7 +642,7 @@ class Search {
       return true;
     } catch (...) {
       set_violation(ViolationKind::crash, {}, {},
-                    core::crash_detail("world/tuple", std::current_exception()));
+                    core::crash_detail("world/tuple/sometimes", std::current_exception()));
       return false;
     }
   }
@@ -607,13 +651,14 @@ class Search {
     const std::size_t sample = restore_ ? options_.determinism_sample : 1;
     const bool graph = options_.graph != nullptr;
     expanders_.emplace_back(sys_, restore_, sample, visited_, parents_, tuple_ids_, tuple_keys_,
-                            sampled_tuples_, graph);
+                            sampled_tuples_, sometimes_, first_, graph);
     if constexpr (std::is_copy_constructible_v<S>) {
       copies_.reserve(options_.threads);
       for (unsigned t = 1; t < options_.threads; ++t) {
         copies_.push_back(Copy{sys_});
         expanders_.emplace_back(copies_.back().sys, restore_, sample, visited_, parents_,
-                                tuple_ids_, tuple_keys_, sampled_tuples_, graph);
+                                tuple_ids_, tuple_keys_, sampled_tuples_, sometimes_, first_,
+                                graph);
       }
     }
   }
@@ -749,6 +794,7 @@ class Search {
         parents_.add(frontier_.id(c.parent), c.kind);
         CandidateExtra* x = c.extra == kNoExtra ? nullptr : &chunk.extras[c.extra];
         if (x != nullptr && x->new_tuple) add_tuple(*x, id);
+        if (x != nullptr && x->reached != 0) first_.note(x->reached, id, level + 1);
         if (x != nullptr && x->broke) {
           set_violation(ViolationKind::invariant, parents_.path(id), std::move(x->invariant),
                         std::move(x->detail));
@@ -784,10 +830,13 @@ class Search {
       if (kept || it->second == s.tuple || tuple_mismatch_) continue;
       Trace t = parents_.path(frontier_.id(s.parent));
       t.push_back(s.kind);
-      tuple_mismatch_ = Violation{ViolationKind::nondeterminism,
-                                  std::move(t),
-                                  {},
-                                  tuple_mismatch(it->second, s.tuple, "along another path")};
+      std::string detail = tuple_mismatch(it->second, s.tuple, "along another path");
+      if constexpr (Symmetric<S>) {
+        detail += " (with canonical(), worlds of one canonical form count as one world, so they "
+                  "must show one tuple)";
+      }
+      tuple_mismatch_ =
+          Violation{ViolationKind::nondeterminism, std::move(t), {}, std::move(detail)};
     }
     chunk.sampled.clear();
   }
@@ -802,6 +851,12 @@ class Search {
     for (auto& [tuple, id] : tuples) {
       result_.tuples.push_back(std::move(tuple));
       result_.tuple_traces.push_back(parents_.path(id));
+    }
+    for (std::size_t i = 0; i < sometimes_.names().size(); ++i) {
+      const SometimesFirst::First& f = first_.first(i);
+      SometimesReport p{sometimes_.names()[i], f.reached, f.depth, {}};
+      if (f.reached && options_.sometimes_traces) p.trace = parents_.path(f.id);
+      result_.sometimes.push_back(std::move(p));
     }
     result_.memory_bytes = std::max(peak_bytes_, stored_bytes());
     if (options_.graph != nullptr) {
@@ -818,6 +873,8 @@ class Search {
   const ExploreOptions& options_;
   bool restore_;
   Stepper<S> stepper_;  // the initial world's checks; each worker has its own
+  SometimesList<S> sometimes_;
+  SometimesFirst first_;  // written by the merge only
   Log log_{options_.quiet ? nullptr : options_.log != nullptr ? options_.log : stderr};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   ExploreResult result_;

@@ -31,6 +31,13 @@ class ParentLinks {
   void add(std::uint32_t parent, std::size_t kind);
   /// The kinds from the initial world to state `id`.
   [[nodiscard]] Trace path(std::uint32_t id) const;
+  /// The parent of state `id` (the distributed search walks links one at
+  /// a time, across ranks).
+  [[nodiscard]] std::uint32_t parent(std::uint32_t id) const noexcept {
+    return blocks_[id >> kBlockBits].parent[id & (kBlock - 1)];
+  }
+  /// The kind stored with state `id`'s link.
+  [[nodiscard]] std::size_t kind(std::uint32_t id) const noexcept { return kind_at(id); }
   /// Links stored.
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   /// Bytes of the blocks.

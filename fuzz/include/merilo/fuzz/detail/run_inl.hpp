@@ -87,7 +87,7 @@ void Runner<S>::steps(Input& in, std::size_t kinds, Run& out) {
       } else {
         out.violation.kind = explore::ViolationKind::deadlock;
         out.violation.trace = out.trace;
-        out.violation.detail = "no kind is enabled and the system is not settled";
+        out.violation.detail = std::string(explore::kDeadlockDetail);
         out.stop = RunEnd::violation;
       }
       return;

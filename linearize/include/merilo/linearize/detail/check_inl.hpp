@@ -19,6 +19,7 @@
 
 #include <merilo/fsm/world.hpp>
 #include <merilo/linearize/check.hpp>
+#include <merilo/linearize/detail/entry.hpp>  // require_model_and_spec, crash_guarded
 #include <merilo/linearize/detail/hash.hpp>
 
 namespace merilo::linearize::detail {
@@ -289,17 +290,10 @@ namespace merilo::linearize {
 template <class S, class M, class C, class R>
 auto check(const S& spec, const M& initial, std::span<const History<C, R>> histories,
            std::uint64_t budget) noexcept {
-  static_assert(Model<M>,
-                "linearize::check: the model must be copyable, comparable with ==, and "
-                "hashable: trivially copyable without padding (fsm::ByteHashable) or with a "
-                "`feed(sink)` member (fsm::FeedsBytes)");
-  static_assert(SpecFor<S, M, C, R>,
-                "linearize::check: the spec needs `std::optional<V> postcondition(const M&, "
-                "const C&, const R&) const` and `M next_model(const M&, const C&) const` (or "
-                "next_model(model, cmd, response) or next_model(model, cmd, response, caller))");
+  detail::require_model_and_spec<S, M, C, R>();
   using V = violation_t<S, M, C, R>;
-  CheckResult<V> result;
-  try {
+  return detail::crash_guarded<CheckResult<V>>([&] {
+    CheckResult<V> result;
     result.error = detail::validate_histories(histories);
     if (!result.error.empty()) {
       result.verdict = Verdict::usage_error;
@@ -307,20 +301,7 @@ auto check(const S& spec, const M& initial, std::span<const History<C, R>> histo
     }
     detail::ShortSearch<S, M, C, R, V> search(spec, histories, budget);
     return search.run(initial);
-  } catch (const std::bad_alloc&) {
-    result = CheckResult<V>{};
-    result.verdict = Verdict::crashed;
-    result.error = "out of memory";
-  } catch (const std::exception& e) {
-    result = CheckResult<V>{};
-    result.verdict = Verdict::crashed;
-    result.error = std::string("the spec or model threw: ") + e.what();
-  } catch (...) {
-    result = CheckResult<V>{};
-    result.verdict = Verdict::crashed;
-    result.error = "the spec or model threw a non-standard exception";
-  }
-  return result;
+  });
 }
 
 template <class S, class M, class C, class R>

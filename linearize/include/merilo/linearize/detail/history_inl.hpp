@@ -20,6 +20,7 @@
 
 #include <merilo/fsm/world.hpp>
 #include <merilo/linearize/detail/allowance.hpp>
+#include <merilo/linearize/detail/entry.hpp>  // require_model_and_spec, crash_guarded
 #include <merilo/linearize/detail/part_search.hpp>
 #include <merilo/linearize/detail/shadowed_read.hpp>
 #include <merilo/linearize/detail/value_tracker.hpp>
@@ -278,30 +279,10 @@ namespace merilo::linearize {
 template <class S, class M, class C, class R>
 auto check_history(const S& spec, const M& initial, std::span<const Operation<C, R>> operations,
                    const HistoryOptions& options) noexcept {
-  static_assert(Model<M>,
-                "linearize::check_history: the model must be copyable, comparable with ==, and "
-                "hashable: trivially copyable without padding (fsm::ByteHashable) or with a "
-                "`feed(sink)` member (fsm::FeedsBytes)");
-  static_assert(SpecFor<S, M, C, R>,
-                "linearize::check_history: the spec needs `std::optional<V> postcondition(const "
-                "M&, const C&, const R&) const` and `M next_model(const M&, const C&) const` "
-                "(or next_model(model, cmd, response) or next_model(model, cmd, response, "
-                "caller))");
+  detail::require_model_and_spec<S, M, C, R>();
   using V = violation_t<S, M, C, R>;
-  HistoryResult<V> result;
-  try {
-    return detail::PartsCheck<S, M, C, R, V>(spec, initial, operations, options).run();
-  } catch (const std::bad_alloc&) {
-    result.verdict = Verdict::crashed;
-    result.error = "out of memory";
-  } catch (const std::exception& e) {
-    result.verdict = Verdict::crashed;
-    result.error = std::string("the spec or model threw: ") + e.what();
-  } catch (...) {
-    result.verdict = Verdict::crashed;
-    result.error = "the spec or model threw a non-standard exception";
-  }
-  return result;
+  return detail::crash_guarded<HistoryResult<V>>(
+      [&] { return detail::PartsCheck<S, M, C, R, V>(spec, initial, operations, options).run(); });
 }
 
 template <class S, class M, class C, class R>

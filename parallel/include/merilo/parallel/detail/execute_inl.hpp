@@ -61,6 +61,39 @@ inline std::int64_t now_ns() noexcept {
       .count();
 }
 
+// The checker orders two calls in real time when one's return instant is
+// before the other's invocation instant. On real threads that order must
+// mean the first call's writes are visible to the second, or a correct
+// system is judged by effects that had not happened yet: on x86 a store
+// can still sit in the core's store buffer when the clock is read after
+// the call, and a later call's first loads can run before the clock read
+// that stamps its invocation. (Seen: a post that "returned" 0.1 us before
+// a take began, and the take did not see the item.) So the return instant
+// is read after a full fence, which drains the stores, and the invocation
+// instant is read before one, with an `lfence` on x86, where `rdtsc` is
+// not ordered by fences alone, so no load of the call starts before it.
+
+/// The instant a free call is invoked: read before any of its memory
+/// operations can start.
+inline std::int64_t invocation_instant() noexcept {
+  const std::int64_t t = now_ns();
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_lfence();
+#endif
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return t;
+}
+
+/// The instant a free call returned: read after all of its writes are
+/// visible to every thread.
+inline std::int64_t return_instant() noexcept {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_lfence();
+#endif
+  return now_ns();
+}
+
 /// What the racing threads share; owned through a shared pointer by every
 /// task, so an abandoned task keeps the system and the spec alive.
 template <class S>
@@ -203,9 +236,9 @@ void run_branch(Arena<S>& arena, std::size_t b) noexcept {
         jitter = core::mix64(jitter);
         spin_for(jitter % kMaxJitterSpins);
       }
-      const std::int64_t invoked = ctl != nullptr ? ctl->tick() : now_ns();
+      const std::int64_t invoked = ctl != nullptr ? ctl->tick() : invocation_instant();
       response_of<S> response = arena.spec->run(*arena.sut, cmd);
-      const std::int64_t returned = ctl != nullptr ? ctl->tick() : now_ns();
+      const std::int64_t returned = ctl != nullptr ? ctl->tick() : return_instant();
       history.push_back({cmd, std::move(response), invoked, returned});
       if (watch != nullptr) watch->progressed();
     } catch (const sync::Cancelled&) {

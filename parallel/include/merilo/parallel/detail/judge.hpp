@@ -59,20 +59,10 @@ Judgement judge(
     std::uint64_t budget) {
   using Cmd = typename S::command_type;
   using Resp = typename S::response_type;
-  std::vector<linearize::History<Cmd, Resp>> in;
-  in.reserve(histories.size());
   std::size_t total = 0;
-  for (const History<Cmd, Resp>& h : histories) {
-    linearize::History<Cmd, Resp> out;
-    out.reserve(h.size());
-    for (const Call<Cmd, Resp>& c : h) {
-      out.push_back({c.command, c.response, c.invoked_at, c.returned_at});
-    }
-    total += h.size();
-    in.push_back(std::move(out));
-  }
+  for (const History<Cmd, Resp>& h : histories) total += h.size();
   const Oracle<S> oracle{&spec};
-  const auto result = linearize::check(oracle, model, in, budget);
+  const auto result = linearize::check(oracle, model, histories, budget);
   Judgement j;
   switch (result.verdict) {
     case linearize::Verdict::linearizable:
@@ -107,19 +97,13 @@ Judgement judge(
   j.placed = result.explanation.prefix;
   for (const linearize::NextCall<statem::Violation>& n : result.explanation.next) {
     StuckCall s{n.call, {}};
-    switch (n.why) {
-      case linearize::Blocked::violated:
-        s.reason = n.violation ? "violates " + describe_violation(*n.violation) : "violates";
-        break;
-      case linearize::Blocked::overtaken:
-        s.reason = "must follow branch " + std::to_string(n.overtaken_by.history) + " call " +
-                   std::to_string(n.overtaken_by.index) + " (" + describe_call(n.overtaken_by) +
-                   "), which returned before it was invoked";
-        break;
-      case linearize::Blocked::explored:
-        s.reason = "fits, but every way on from there was ruled out";
-        break;
-    }
+    const bool overtaken = n.why == linearize::Blocked::overtaken;
+    s.reason = linearize::blocked_reason(
+        n.why, n.violation ? describe_violation(*n.violation) : std::string(),
+        overtaken ? "branch " + std::to_string(n.overtaken_by.history) + " call " +
+                        std::to_string(n.overtaken_by.index)
+                  : std::string(),
+        overtaken ? describe_call(n.overtaken_by) : std::string());
     if (n.call == result.explanation.unplaceable) {
       s.reason += "; no valid order places this call anywhere";
     }

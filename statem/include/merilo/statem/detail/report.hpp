@@ -18,8 +18,6 @@ namespace merilo::statem::detail {
                                         const std::vector<std::string>& original,
                                         const std::vector<std::string>& shrunk);
 
-/// The `statem.crash` violation for `error`, which escaped `callback`.
-
 /// The `statem.precondition` violation for command `step`, described `cmd`.
 [[nodiscard]] Violation inadmissible(std::size_t step, std::string_view cmd);
 

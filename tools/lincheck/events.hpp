@@ -1,0 +1,72 @@
+// events.hpp — turns a history's events, one JSON object each (JSON Lines
+// gives them directly, EDN maps are converted), into operations: checks
+// every field, pairs each invoke with its process's completion. Shared by
+// both readers so the two formats follow one set of rules.
+#ifndef MERILO_TOOLS_LINCHECK_EVENTS_HPP
+#define MERILO_TOOLS_LINCHECK_EVENTS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "event.hpp"
+#include "history_file.hpp"
+
+namespace merilo::lincheck {
+
+/// How the input spells things, for messages: `"process"` or `:process`.
+enum class Syntax : std::uint8_t { json, edn };
+
+/// Pairs events into `RawHistory::ops`, one event at a time.
+class EventReader {
+ public:
+  /// Appends to `out`; `options` and `out` must outlive the reader.
+  EventReader(const ReadOptions& options, Syntax syntax, RawHistory& out)
+      : options_(options), syntax_(syntax), out_(out) {}
+
+  /// One event (with "process", "type", "f", maybe "value", "key",
+  /// "time", "index") found at `line` (and `column`, 0 if none).
+  [[nodiscard]] std::optional<InputError> event(std::size_t line, std::size_t column, Event event);
+  /// The end of the input: an empty history is an error.
+  [[nodiscard]] std::optional<InputError> finish();
+
+ private:
+  struct Process {
+    std::optional<std::size_t> open;        // index into ops of its open operation
+    std::optional<std::size_t> ended_line;  // the line of its info completion
+  };
+
+  [[nodiscard]] std::string name(const char* field) const;
+  [[nodiscard]] std::optional<InputError> fail(std::string message) const;
+  std::optional<InputError> field_process(const Event& event, std::uint64_t& process) const;
+  std::optional<InputError> field_type(const Event& event, std::string& type) const;
+  std::optional<InputError> field_f(const Event& event, std::string& f) const;
+  std::optional<InputError> field_time(const Event& event, std::int64_t& instant);
+  std::optional<InputError> field_index(const Event& event) const;
+  std::optional<InputError> field_key(const Event& event, std::optional<std::string>& key,
+                                      nlohmann::json& value) const;
+  std::optional<InputError> invoke(std::uint64_t process, const std::string& f,
+                                   nlohmann::json value, const std::optional<std::string>& key,
+                                   std::int64_t instant);
+  std::optional<InputError> complete(std::uint64_t process, const std::string& type,
+                                     const std::string& f, nlohmann::json value,
+                                     const std::optional<std::string>& key, std::int64_t instant);
+
+  const ReadOptions& options_;
+  Syntax syntax_;
+  RawHistory& out_;
+  std::map<std::uint64_t, Process> processes_;
+  std::size_t line_ = 0;
+  std::size_t column_ = 0;
+  std::size_t line_index_ = 0;
+  std::size_t first_line_ = 0;
+  std::optional<std::int64_t> last_time_;
+};
+
+}  // namespace merilo::lincheck
+
+#endif  // MERILO_TOOLS_LINCHECK_EVENTS_HPP
