@@ -63,6 +63,10 @@ void take_case(Failure<Cmd, Resp>& f, ScheduleStats&& stats, const Case<std::siz
 /// searched to bound p only: a smaller case that fails only with more
 /// preemptions is not simpler, and the rounds above p are where nearly all
 /// of a passing candidate's schedules are (docs/design/controlled-scheduling.md).
+/// The price: a case whose every one-call deletion fails only with more
+/// preemptions is where the shrink stops, though a case two deletions
+/// away may fail with as few; shrink.hpp's neighbouring-pair deletions
+/// reach the common such cases (a push and the pop after it).
 inline CheckConfig candidate_config(const CheckConfig& config, const ScheduleStats& failed) {
   CheckConfig out = config;
   if (failed.scheduler == Scheduler::preemption_bounded) {
