@@ -10,7 +10,10 @@
 //      std types they wrap.
 // Prints ratios measured in this run; never asserts a time.
 //
-// Usage: bench_schedulers [seeds]   (default 100)
+// Usage: bench_schedulers [seeds]   (default 100; MERILO_BENCH_ONLY=word picks the
+// bugs whose name contains it, MERILO_BENCH_MODE=controlled or stress one mode,
+// MERILO_BENCH_SHOW=1 prints the report of each failure not shrunk to the least case;
+// MERILO_BENCH_ONLY=overhead runs only part 3)
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -57,19 +60,26 @@ void row(const char* bug, const char* mode, const S& spec, parallel::Scheduler s
   std::size_t least = 0;
   std::vector<double> ms;
   std::vector<std::size_t> to_failure;
+  std::vector<std::size_t> executions;
   for (std::size_t seed = 1; seed <= seeds; ++seed) {
     const auto start = Clock::now();
     const auto r = parallel::check(spec, {.seed = seed, .scheduler = scheduler});
     ms.push_back(ms_since(start));
+    executions.push_back(r.executions);
     // Found means failed with the bug's own tag (a case with nothing to
     // race, statem.no_race, is not the bug).
     if (!r.failure || r.failure->violation.tag == parallel::kNoRaceTag) continue;
     ++found;
-    if (calls(r.failure->shrunk) == least_calls) ++least;
+    if (calls(r.failure->shrunk) == least_calls) {
+      ++least;
+    } else if (std::getenv("MERILO_BENCH_SHOW") != nullptr) {
+      std::printf("seed %zu shrunk to %zu calls:\n%s\n", seed, calls(r.failure->shrunk),
+                  parallel::report(*r.failure).c_str());
+    }
     to_failure.push_back(r.failure->executions_to_failure);
   }
-  std::printf("| %s | %s | %zu/%zu | %zu/%zu | %zu | %.1f |\n", bug, mode, found, seeds, least,
-              seeds, median(to_failure), median(ms));
+  std::printf("| %s | %s | %zu/%zu | %zu/%zu | %zu | %zu | %.1f |\n", bug, mode, found, seeds,
+              least, seeds, median(to_failure), median(executions), median(ms));
   std::fflush(stdout);
 }
 
@@ -78,8 +88,13 @@ void both(const char* bug, const S& spec, std::size_t least_calls, std::size_t s
   // MERILO_BENCH_ONLY=word runs only the bugs whose name contains it.
   const char* only = std::getenv("MERILO_BENCH_ONLY");
   if (only != nullptr && std::string(bug).find(only) == std::string::npos) return;
-  row(bug, "controlled", spec, parallel::Scheduler::automatic, least_calls, seeds);
-  row(bug, "stress", spec, parallel::Scheduler::stress, least_calls, seeds);
+  // MERILO_BENCH_MODE=controlled or stress runs only that mode.
+  const char* mode = std::getenv("MERILO_BENCH_MODE");
+  const auto wanted = [&](const char* m) { return mode == nullptr || std::string(mode) == m; };
+  if (wanted("controlled")) {
+    row(bug, "controlled", spec, parallel::Scheduler::automatic, least_calls, seeds);
+  }
+  if (wanted("stress")) row(bug, "stress", spec, parallel::Scheduler::stress, least_calls, seeds);
 }
 
 template <class S>
@@ -133,14 +148,21 @@ void overhead() {
 int main(int argc, char** argv) {
   const std::size_t seeds = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 100;
   std::printf("## seeded bugs, defaults but the scheduler, seeds 1..%zu\n\n", seeds);
-  std::printf("| bug | mode | found | shrunk to least | median executions to first failure | median ms per check |\n");
-  std::printf("| --- | --- | --- | --- | --- | --- |\n");
+  std::printf("| bug | mode | found | shrunk to least | median executions to first failure | "
+              "median executions per check | median ms per check |\n");
+  std::printf("| --- | --- | --- | --- | --- | --- | --- |\n");
   both("lost increment", controlled::CounterSpec{.racy = true}, 2, seeds);
   both("double insert", controlled::SetSpec{.racy = true}, 2, seeds);
   both("lock-order deadlock", controlled::AccountsSpec{.ordered = false}, 2, seeds);
   both("queue over capacity", controlled::QueueSpec{.racy = true}, 3, seeds);
   both("torn seqlock read", controlled::SeqSpec{.torn = true}, 2, seeds);
-  if (std::getenv("MERILO_BENCH_ONLY") != nullptr) return 0;
+  const char* only = std::getenv("MERILO_BENCH_ONLY");
+  if (only != nullptr && std::string(only) == "overhead") {
+    std::printf("\n## merilo::sync outside a controlled run (one thread, ns per operation)\n\n");
+    std::printf("| operation | std | merilo::sync | ratio |\n| --- | --- | --- | --- |\n");
+    overhead();
+  }
+  if (only != nullptr) return 0;
   std::printf("\n## fixed twins, seed 1, 100 cases\n\n");
   std::printf("| system | mode | verdict | ms per check | executions | schedules per case |\n");
   std::printf("| --- | --- | --- | --- | --- | --- |\n");

@@ -186,7 +186,7 @@ void Controller::end_locked(RunStatus status) {
 
 void Controller::park_locked(std::unique_lock<std::mutex>& lock) {
   ++parked_;
-  cv_.wait(lock, [&] { return free_; });
+  cv_.wait(lock, [&] { return free_.load(); });
   --parked_;
 }
 
@@ -241,12 +241,38 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
   if (chosen != me) cv_.notify_all();
 }
 
+namespace {
+
+/// One spin-wait turn: a pause instruction where there is one.
+inline void relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
+
 void Controller::wait_turn_locked(std::unique_lock<std::mutex>& lock, std::uint8_t me) {
-  cv_.wait(lock, [&] { return running_ == me || free_ || cancelled_; });
+  const auto my_turn = [&] {
+    return running_.load(std::memory_order_acquire) == me ||
+           free_.load(std::memory_order_acquire) || cancelled_.load(std::memory_order_acquire);
+  };
+  if (my_turn()) return;
+  // Spin first, outside the lock; taking the lock again afterwards orders
+  // everything the previous thread wrote before ours (the run stays
+  // sequentially consistent). The condition variable catches a turn that
+  // takes longer: the thread handing it over notifies under the lock.
+  lock.unlock();
+  for (unsigned spins = 0; spins < kHandOffSpins && !my_turn(); ++spins) relax();
+  lock.lock();
+  cv_.wait(lock, my_turn);
 }
 
 void Controller::enter(std::size_t t) {
   const auto me = static_cast<std::uint8_t>(t);
+  hooked_threads.fetch_add(1, std::memory_order_relaxed);
   tls_hook = Hook{this, me};
   std::unique_lock lock(mu_);
   threads_[t].state = Thread::State::runnable;
@@ -258,6 +284,7 @@ void Controller::enter(std::size_t t) {
 
 void Controller::leave(std::size_t t) noexcept {
   tls_hook = Hook{};
+  hooked_threads.fetch_sub(1, std::memory_order_relaxed);
   std::unique_lock lock(mu_);
   threads_[t].state = Thread::State::finished;
   ++left_;

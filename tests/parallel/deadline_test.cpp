@@ -2,11 +2,13 @@
 // never returns is a `statem.timeout` wherever it happens (in the race of the
 // drawn case, in its prefix, in a shrink candidate, in `finish`), and the
 // deadline's arithmetic saturates instead of overflowing.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -49,10 +51,16 @@ class Trap {
   }
   /// Calls blocked so far.
   [[nodiscard]] int caught() const { return caught_->load(); }
+  /// Waits (untimed) until a call is blocked: for a call that must reach
+  /// the trap sooner or later, however slowly its thread is run.
+  void wait_caught() const {
+    for (int seen = caught_->load(); seen == 0; seen = caught_->load()) caught_->wait(seen);
+  }
 
  private:
   static void hold(const std::atomic<bool>& release, std::atomic<int>& caught) {
     caught.fetch_add(1);
+    caught.notify_all();
     release.wait(false);  // a call that never returns, until the trap is gone
   }
   std::shared_ptr<std::atomic<bool>> release_ = std::make_shared<std::atomic<bool>>(false);
@@ -62,15 +70,38 @@ class Trap {
 constexpr auto kShort = std::chrono::milliseconds(20);
 
 TEST(ParallelDeadline, ARunThatNeverReturnsInTheDrawnCasesRaceTimesOut) {
+  // Nothing here depends on how fast the threads run: on a loaded machine
+  // the deadline may pass before a branch reaches its read (or before its
+  // thread starts), so the claims are the ones that hold either way. A
+  // branch holding a read can never finish, so it is unfinished whatever
+  // else was; and its abandoned thread reaches the trap sooner or later.
   probe::Spec spec;
   Trap trap;
   trap.on_run(spec, Op::read);
-  const auto r = parallel::check(
-      spec, {.seed = 2, .max_prefix = 0, .max_shrinks = 0, .repeat = 1, .deadline = kShort});
+  const parallel::CheckConfig config{
+      .seed = 2, .max_prefix = 0, .max_shrinks = 0, .repeat = 1, .deadline = kShort};
+  const auto drawn = parallel::generate_case(spec, config, 0).drawn;
+  std::vector<std::size_t> reading;
+  for (std::size_t b = 0; b < drawn.branches.size(); ++b) {
+    if (std::find(drawn.branches[b].begin(), drawn.branches[b].end(), Op::read) !=
+        drawn.branches[b].end()) {
+      reading.push_back(b);
+    }
+  }
+  ASSERT_FALSE(reading.empty()) << "seed 2 no longer draws a read in a branch: pick another";
+  const auto r = parallel::check(spec, config);
   ASSERT_TRUE(r.failure.has_value()) << r.error;
-  EXPECT_EQ(r.failure->violation.tag, parallel::kTimeoutTag);
-  EXPECT_EQ(r.failure->evidence, parallel::Evidence::unrecorded);
-  EXPECT_FALSE(r.failure->unfinished.empty());
+  const auto& f = *r.failure;
+  EXPECT_EQ(f.violation.tag, parallel::kTimeoutTag) << parallel::report(f);
+  EXPECT_EQ(f.evidence, parallel::Evidence::unrecorded);
+  ASSERT_EQ(f.shrunk, drawn);  // max_shrinks = 0
+  for (std::size_t b : reading) {
+    EXPECT_NE(std::find(f.unfinished.begin(), f.unfinished.end(), b), f.unfinished.end())
+        << "branch " << b << " holds a read that never returns\n"
+        << parallel::report(f);
+  }
+  EXPECT_TRUE(f.system_left_alive);
+  trap.wait_caught();  // the stuck call is the trapped read (else this never returns)
   EXPECT_GT(trap.caught(), 0);
 }
 

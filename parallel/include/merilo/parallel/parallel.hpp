@@ -12,10 +12,12 @@
 // order of all the calls, keeping each branch's order and real time, is
 // one the model allows. After a good race `finish` checks the end state.
 //
-// A case passes after `config.repeat` good executions. The first failing
-// case is shrunk (drop a branch, merge two, delete a command from a
-// branch, delete one from the prefix, move a branch's first command into
-// the prefix), each candidate tried up to `shrink_retries` times, and
+// A case passes after `config.repeat` good free executions, or when its
+// controlled schedules are all searched (see the scheduler note below).
+// The first failing case is shrunk (drop a branch, merge two, delete a
+// command or two neighbouring ones from a branch or the prefix, move a
+// branch's first command into the prefix: shrink.hpp), each candidate
+// tried up to `shrink_retries` times free or once by schedule search, and
 // reported with the evidence of its last failure.
 //
 // Example:
@@ -39,10 +41,14 @@
 // `statem.no_race`: preconditions that admit no concurrent pair are
 // reported, never passed.
 //
-// NOTE: the seed fixes the case, never the interleaving: a race bug is found
-// by running the case (`repeat`, `shrink_retries`) until the threads
-// collide. A system whose bad window is a few instructions wide may need a
-// pause inside it for a test to catch it reliably.
+// NOTE: who decides the interleaving is `CheckConfig::scheduler`. With the
+// default (`automatic`), a system written against merilo::sync (sync.hpp)
+// is run one thread at a time and its schedules are searched in order of
+// preemption count, so a race is found, shrunk and pinned deterministically
+// however narrow its window; a system with no merilo::sync operation runs
+// under stress (free threads, jitter, many executions within
+// `stress_time`), where the seed fixes the case but not the interleaving.
+// No pause needs to be planted in a window either way.
 //
 // NOTE: C++ cannot stop a thread. A branch still running at
 // `config.deadline` fails the run as `statem.timeout`, and so does a prefix

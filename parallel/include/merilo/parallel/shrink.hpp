@@ -7,7 +7,13 @@
 //   2. merge two branches i < j (branch j appended to branch i),
 //   3. delete one command from a branch,
 //   4. delete one command from the prefix,
-//   5. move a branch's first command to the end of the prefix.
+//   5. delete two neighbouring commands from the prefix (a pair such as a
+//      push and the pop after it, neither of which can go alone),
+//   6. delete two neighbouring commands from a branch (the same pairs: in
+//      a race each alone may change what the other branch can see, and
+//      the smaller case may then fail only with more preemptions than the
+//      search of a candidate allows, see shrink_inl.hpp),
+//   7. move a branch's first command to the end of the prefix.
 //
 // Branches left empty are removed, so a candidate may race fewer than two
 // branches: it is kept only while it still fails with the original tag, so
@@ -66,6 +72,21 @@ template <class Cmd>
     Case<Cmd> x = c;
     x.prefix.erase(x.prefix.begin() + static_cast<std::ptrdiff_t>(k));
     out.push_back(std::move(x));
+  }
+  for (std::size_t k = 0; k + 1 < c.prefix.size(); ++k) {
+    Case<Cmd> x = c;
+    const auto at = x.prefix.begin() + static_cast<std::ptrdiff_t>(k);
+    x.prefix.erase(at, at + 2);
+    out.push_back(std::move(x));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t k = 0; k + 1 < c.branches[i].size(); ++k) {
+      Case<Cmd> x = c;
+      const auto at = x.branches[i].begin() + static_cast<std::ptrdiff_t>(k);
+      x.branches[i].erase(at, at + 2);
+      drop_empty(x);
+      out.push_back(std::move(x));
+    }
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (c.branches[i].empty()) continue;

@@ -332,8 +332,9 @@ struct CheckOptions {
   /// case so far. Empty means always keep shrinking.
   std::function<statem::ShrinkStop()> shrink_stop = nullptr;
   /// How long the branches of one race may run; the prefix as a whole, and
-  /// `finish`, each have the same bound. Positive; `nanoseconds::max()`
-  /// means no deadline (the arithmetic saturates).
+  /// `finish`, each have the same bound (under a controlled scheduler the
+  /// prefix runs in the race, and the two share it). Positive;
+  /// `nanoseconds::max()` means no deadline (the arithmetic saturates).
   std::chrono::nanoseconds deadline = std::chrono::seconds(10);
   /// Postcondition evaluations the linearizability checker may spend on one
   /// race; at least 1.

@@ -5,12 +5,12 @@
 // `atomic_flag`, `mutex`, `recursive_mutex`, `shared_mutex`,
 // `condition_variable` and `this_thread::yield`, with the members of their
 // std namesakes. Outside a controlled run each operation is the std one,
-// after one thread-local load and a branch. Inside a controlled run (the
-// branches of `parallel::check` with the default scheduler) each operation
-// is first a scheduling point: the branches run one at a time, and the
-// scheduler decides who goes next at every point, so a race a few
-// instructions wide is found by search instead of by luck, and a failing
-// schedule replays exactly.
+// after one relaxed load of a process-wide count and a branch. Inside a
+// controlled run (the branches of `parallel::check` with the default
+// scheduler) each operation is first a scheduling point: the branches run
+// one at a time, and the scheduler decides who goes next at every point, so
+// a race a few instructions wide is found by search instead of by luck, and
+// a failing schedule replays exactly.
 //
 // Switch a component to them with a namespace alias, so production builds
 // keep the std types:
@@ -74,7 +74,9 @@ using parallel::detail::SyncOp;
 
 /// A scheduling point before `op` on `object`, when a controlled run is active.
 inline void visit(SyncOp op, const void* object) noexcept {
-  if (Controller* c = active_controller()) c->point(op, object);
+  if (Controller* c = active_controller()) [[unlikely]] {
+    c->point(op, object);
+  }
 }
 
 /// Locks `m` (a std mutex type) under control: a point, then try_lock

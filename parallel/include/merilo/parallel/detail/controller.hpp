@@ -30,6 +30,7 @@
 #ifndef MERILO_PARALLEL_DETAIL_CONTROLLER_HPP
 #define MERILO_PARALLEL_DETAIL_CONTROLLER_HPP
 
+#include <atomic>              // the turn, read while spinning
 #include <condition_variable>  // turns
 #include <cstddef>             // std::size_t
 #include <cstdint>             // std::uint8_t, std::uint64_t, std::int64_t
@@ -68,6 +69,12 @@ inline constexpr std::size_t kMaxControlledThreads = 8;
 /// Decisions in a row at which a thread may go on while another could run,
 /// before the default switches away from it (fairness for spin loops).
 inline constexpr std::size_t kFairSteps = 64;
+/// Pause instructions a thread spins for its turn before it sleeps on the
+/// condition variable: a turn is usually handed over within a microsecond
+/// or two, and a thread that is still spinning is handed it without a
+/// system call on either side (a futex wake and wait cost tens of
+/// microseconds on a loaded machine).
+inline constexpr unsigned kHandOffSpins = 256;
 /// `Decision::current` when no thread was running (the first decision).
 inline constexpr std::uint8_t kNoThread = 0xff;
 
@@ -214,9 +221,10 @@ class Controller {
   std::size_t run_length_ = 0;
   std::int64_t clock_ = 0;
   std::uint64_t block_seq_ = 0;
-  std::uint8_t running_ = kNoThread;
-  bool free_ = false;       // control dropped or the run finished: plain operations
-  bool cancelled_ = false;  // deadlock or livelock: blocking operations throw, points park
+  // Written under mu_; read without it too, by a thread spinning for its turn.
+  std::atomic<std::uint8_t> running_{kNoThread};
+  std::atomic<bool> free_{false};       // control dropped or the run finished: plain operations
+  std::atomic<bool> cancelled_{false};  // deadlock or livelock: blocking operations throw, points park
   std::size_t parked_ = 0;  // threads parked for good in a cancelled run
   std::size_t left_ = 0;    // threads that left
   RunStatus status_ = RunStatus::running;
@@ -232,12 +240,24 @@ struct Hook {
   std::uint8_t thread = 0;
 };
 
-/// Read by every merilo::sync operation: one thread-local load and a
-/// branch when no controlled run is active.
+/// Set on a branch thread between `Controller::enter` and `leave`.
 inline constinit thread_local Hook tls_hook{};
 
+/// Threads whose `tls_hook` is set, in the whole process: raised by
+/// `Controller::enter` before it sets the hook, lowered by `leave` after it
+/// clears it. While it is 0, no thread is in a controlled run, and a
+/// merilo::sync operation costs one relaxed load of it and a branch (a
+/// thread-local load costs more in a position-independent executable).
+/// A thread that reads 0 has no hook: its own raise would be visible to it.
+inline constinit std::atomic<std::size_t> hooked_threads{0};
+
 /// The active controller of the calling thread, or nullptr.
-[[nodiscard]] inline Controller* active_controller() noexcept { return tls_hook.controller; }
+[[nodiscard]] inline Controller* active_controller() noexcept {
+  if (hooked_threads.load(std::memory_order_relaxed) == 0) [[likely]] {
+    return nullptr;
+  }
+  return tls_hook.controller;
+}
 
 }  // namespace merilo::parallel::detail
 

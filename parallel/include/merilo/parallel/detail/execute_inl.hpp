@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>  // Arena::prefix_mu
 #include <optional>
 #include <string>
 #include <utility>
@@ -107,6 +108,16 @@ struct Arena {
   std::uint64_t jitter_seed = 0;                                  // stress: 0 for none
   std::optional<response_of<S>> solo_response;  // a prefix call's response
   MaybeViolation solo_verdict;                  // a prefix call's crash, or finish's verdict
+  // A controlled execution runs its prefix on branch 0's thread before the
+  // race (no hand-off to and from the checking thread per call), under a
+  // one-thread controller of its own.
+  std::vector<command_of<S>> prefix;
+  std::shared_ptr<Controller> prefix_controller;
+  std::mutex prefix_mu;                          // guards prefix_responses
+  std::vector<response_of<S>> prefix_responses;  // of the prefix calls that returned
+  MaybeViolation prefix_crash;                   // a prefix call threw
+  std::atomic<std::size_t> prefix_at{0};         // the prefix call running (or last run)
+  std::atomic<bool> prefix_done{true};           // every prefix call returned: the branches run
 };
 
 /// `now + span` on the steady clock, saturated at the clock's largest time
@@ -280,12 +291,91 @@ inline MaybeViolation controlled_verdict(const Controller& ctl) {
   return std::nullopt;
 }
 
+/// Runs `arena.prefix` on the calling thread (branch 0's, before its
+/// branch) under `arena.prefix_controller`, a one-thread controller: a call
+/// that blocks with nobody left to wake it ends the prefix as a deadlock,
+/// one that spins past `CheckConfig::max_steps` stays parked as a livelock.
+/// The branches run only if every call returned (`arena.prefix_done`).
+template <class S>
+void run_prefix(Arena<S>& arena) noexcept {
+  Controller& solo = *arena.prefix_controller;
+  solo.enter(0);
+  bool returned = true;
+  for (std::size_t k = 0; k < arena.prefix.size() && returned; ++k) {
+    arena.prefix_at.store(k, std::memory_order_relaxed);
+    returned = false;
+    statem::guarded("run", arena.prefix_crash, [&] {
+      try {
+        response_of<S> response = arena.spec->run(*arena.sut, arena.prefix[k]);
+        const std::lock_guard lock(arena.prefix_mu);
+        arena.prefix_responses.push_back(std::move(response));
+        returned = true;
+      } catch (const sync::Cancelled&) {  // NOLINT(bugprone-empty-catch)
+        // not a crash: the prefix controller's status says deadlock
+      }
+    });
+  }
+  solo.leave(0);
+  // A prefix call that returned after the check gave up on it (control
+  // dropped) does not start the branch: the system was abandoned.
+  arena.prefix_done.store(returned && solo.status() != RunStatus::dropped,
+                          std::memory_order_release);
+}
+
+/// The verdict of a controlled execution whose prefix did not run to its
+/// end on branch 0's thread (see `run_prefix`), with `finished0` whether
+/// that thread finished its task; false when the prefix ran to its end.
+template <class S>
+bool prefix_failed(Arena<S>& arena, bool finished0, const CheckConfig& config,
+                   Outcome<command_of<S>, response_of<S>>& out) {
+  if (arena.prefix_done.load(std::memory_order_acquire)) return false;
+  Controller& solo = *arena.prefix_controller;
+  const std::size_t k = arena.prefix_at.load(std::memory_order_relaxed);
+  out.prefix_step = k;
+  out.evidence = Evidence::in_prefix;
+  {
+    const std::lock_guard lock(arena.prefix_mu);
+    out.prefix_responses = arena.prefix_responses;
+  }
+  if (!finished0) {  // never tear down under a thread
+    out.left_alive = true;
+    if (solo.status() == RunStatus::livelock) {
+      out.violation = statem::Violation{std::string(kLivelockTag),
+                                        "prefix call " + std::to_string(k) + ": " +
+                                            solo.description()};
+    } else {
+      solo.drop();
+      out.violation = timeout_violation("prefix call " + std::to_string(k), config);
+    }
+    return true;
+  }
+  if (arena.prefix_crash) {
+    out.violation = std::move(arena.prefix_crash);
+  } else {
+    out.violation = statem::Violation{std::string(kDeadlockTag),
+                                      "prefix call " + std::to_string(k) +
+                                          " blocks and no other thread can wake it: " +
+                                          solo.description()};
+  }
+  return true;
+}
+
+/// Judges the responses of the prefix calls one by one against `model`,
+/// which it moves past them; false (with `out` filled) at the first
+/// postcondition that fails or callback that throws.
+template <class S>
+bool judge_prefix(S& s, const std::vector<command_of<S>>& prefix,
+                  const std::vector<response_of<S>>& responses, std::optional<model_of<S>>& model,
+                  Outcome<command_of<S>, response_of<S>>& out);
+
 /// Runs the branches on `crew` and judges them; fills `out`. The system is
 /// in `arena`; the caller tears it down unless `out.left_alive`. With a
-/// `chooser` the branches run one at a time under a `Controller`.
+/// `chooser` the branches run one at a time under a `Controller`; with
+/// `arena->prefix_controller` set, branch 0's thread runs `arena->prefix`
+/// first, and `model` (the model before the prefix) is moved past it here.
 template <class S>
 void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig& config,
-          const model_of<S>& model, const Chooser* chooser, std::uint64_t jitter_seed,
+          std::optional<model_of<S>>& model, const Chooser* chooser, std::uint64_t jitter_seed,
           Outcome<command_of<S>, response_of<S>>& out) {
   const std::size_t n = arena->branches.size();
   arena->histories.resize(n);
@@ -302,8 +392,9 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
   for (std::size_t b = 0; b < n; ++b) {
     tasks.emplace_back([arena, b] {
       Controller* ctl = arena->controller.get();
+      if (b == 0 && arena->prefix_controller) run_prefix(*arena);
       if (ctl != nullptr) ctl->enter(b);
-      run_branch(*arena, b);
+      if (arena->prefix_done.load(std::memory_order_acquire)) run_branch(*arena, b);
       if (ctl != nullptr) ctl->leave(b);
     });
   }
@@ -311,7 +402,9 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
   std::function<bool()> stalled;
   bool free_stall = false;
   if (ctl != nullptr) {
-    stalled = [ctl] { return ctl->stalled(); };
+    stalled = [ctl, solo = arena->prefix_controller.get()] {
+      return ctl->stalled() || (solo != nullptr && solo->stalled());
+    };
   } else if (arena->watch) {
     stalled = [watch = arena->watch, &free_stall] { return free_stall = watch->stalled(); };
   }
@@ -328,6 +421,10 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
     if (!end.finished[b]) out.unfinished.push_back(b);
   }
   out.left_alive = !out.unfinished.empty();
+  if (arena->prefix_controller) {  // the prefix's verdict comes first
+    if (prefix_failed(*arena, end.finished[0], config, out)) return;
+    if (!judge_prefix(*arena->spec, arena->prefix, arena->prefix_responses, model, out)) return;
+  }
   for (std::size_t b = 0; b < n; ++b) {  // a crash outranks a timeout
     if (end.finished[b] && arena->crashes[b]) {
       out.violation = arena->crashes[b];
@@ -377,7 +474,7 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
     return;
   }
   out.histories = arena->histories;
-  const Judgement j = judge(*arena->spec, model, out.histories, config.search_budget);
+  const Judgement j = judge(*arena->spec, *model, out.histories, config.search_budget);
   switch (j.verdict) {
     case Judged::linearizable:
       return;
@@ -405,6 +502,28 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
   out.stuck = j.stuck;
 }
 
+template <class S>
+bool judge_prefix(S& s, const std::vector<command_of<S>>& prefix,
+                  const std::vector<response_of<S>>& responses, std::optional<model_of<S>>& model,
+                  Outcome<command_of<S>, response_of<S>>& out) {
+  for (std::size_t k = 0; k < prefix.size() && k < responses.size(); ++k) {
+    out.prefix_step = k;
+    out.prefix_responses.push_back(responses[k]);
+    const response_of<S>& response = responses[k];
+    if (!statem::guarded("postcondition", out.violation,
+                         [&] { out.violation = s.postcondition(*model, prefix[k], response); }) ||
+        out.violation ||
+        !statem::guarded("next_model", out.violation, [&] {
+          model_of<S> next = observed_next(s, *model, prefix[k], response, kPrefixCaller);
+          model.emplace(std::move(next));
+        })) {
+      out.evidence = Evidence::in_prefix;
+      return false;
+    }
+  }
+  return true;
+}
+
 /// One execution of `c` (see the top of this file); controlled when
 /// `chooser` is given; free with a random wait before each call when
 /// `jitter_seed` is not 0.
@@ -423,9 +542,18 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   if (!statem::guarded("new_sut", out.violation, [&] { arena->sut.emplace(s.new_sut()); }))
     return out;
 
-  // The whole prefix shares one deadline, as the branches of a race do.
+  // Under control the prefix runs on branch 0's thread, in the race (see
+  // `race`); free, call by call from here, all under one deadline as the
+  // branches of a race are.
+  const bool prefix_in_race = chooser != nullptr && !c.prefix.empty() && !c.branches.empty();
+  if (prefix_in_race) {
+    arena->prefix = c.prefix;
+    arena->prefix_responses.reserve(c.prefix.size());
+    arena->prefix_controller = std::make_shared<Controller>(1, Chooser{}, config.max_steps);
+    arena->prefix_done.store(false, std::memory_order_relaxed);
+  }
   const auto prefix_deadline = deadline_after(std::chrono::steady_clock::now(), config.deadline);
-  for (std::size_t k = 0; k < c.prefix.size() && !out.violation; ++k) {
+  for (std::size_t k = 0; !prefix_in_race && k < c.prefix.size() && !out.violation; ++k) {
     out.prefix_step = k;
     const command_of<S>& cmd = c.prefix[k];
     arena->solo_response.reset();
@@ -491,7 +619,7 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   }
 
   arena->branches = c.branches;
-  race(arena, crew, config, *model, chooser, jitter_seed, out);
+  race(arena, crew, config, model, chooser, jitter_seed, out);
   if (out.left_alive) return out;  // never tear down under a running thread
   if (!out.violation) {
     out.evidence = Evidence::after_race;

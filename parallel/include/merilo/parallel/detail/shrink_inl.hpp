@@ -58,6 +58,23 @@ void take_case(Failure<Cmd, Resp>& f, ScheduleStats&& stats, const Case<std::siz
   f.shrunk_branches_at = at.branches;
 }
 
+/// The configuration a shrink candidate runs under. A case that failed
+/// under a bounded schedule search with p preemptions has its candidates
+/// searched to bound p only: a smaller case that fails only with more
+/// preemptions is not simpler, and the rounds above p are where nearly all
+/// of a passing candidate's schedules are (docs/design/controlled-scheduling.md).
+/// The price: a case whose every one-call deletion fails only with more
+/// preemptions is where the shrink stops, though a case two deletions
+/// away may fail with as few; shrink.hpp's neighbouring-pair deletions
+/// reach the common such cases (a push and the pop after it).
+inline CheckConfig candidate_config(const CheckConfig& config, const ScheduleStats& failed) {
+  CheckConfig out = config;
+  if (failed.scheduler == Scheduler::preemption_bounded) {
+    out.preemption_bound = std::min(config.preemption_bound, failed.preemptions);
+  }
+  return out;
+}
+
 /// Greedy shrinking of `f.shrunk` (which failed with `f.violation.tag`);
 /// `at` holds its commands' positions in `f.original`.
 template <class S>
@@ -98,7 +115,8 @@ void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckConfig& confi
       // Free executions count one by one against max_shrinks; a controlled
       // candidate's schedule search counts as one.
       const std::size_t free_runs = std::min(attempts, config.max_shrinks - spent);
-      auto r = run_case(spec, crew, config, candidate, f.run, free_runs, false, same_tag);
+      auto r = run_case(spec, crew, candidate_config(config, f.scheduling), candidate, f.run,
+                        free_runs, false, same_tag);
       spent += r.stats.scheduler == Scheduler::os ? r.executions : 1;  // stress: per candidate
       f.executions += r.executions;
       if (r.failure) {
