@@ -13,7 +13,6 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <thread>
 
 #include <merilo/parallel/detail/crew.hpp>
 #include <merilo/parallel/detail/execute_inl.hpp>
@@ -32,7 +31,7 @@ namespace sync = merilo::sync;
 using controlled::Value;
 
 /// inc: a counter's fetch_add; relock: locks one mutex twice (blocks for
-/// ever); lie: answers -1; crash: throws; spin: sleeps until released,
+/// ever); lie: answers -1; crash: throws; spin: blocks until released,
 /// reaching no scheduling point.
 enum class P : std::uint8_t { inc, relock, lie, crash, spin };
 [[nodiscard]] constexpr std::string_view name(P p) noexcept {
@@ -87,7 +86,7 @@ struct PrefixSpec {
       case P::crash:
         throw std::runtime_error("boom");
       case P::spin:
-        while (!b->release->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        b->release->wait(false);  // blocks, using no CPU, until released
         return 0;
     }
     return 0;
@@ -167,6 +166,7 @@ TEST(ControlledPrefix, APrefixCallThatReachesNoPointTimesOutThereAndLeavesTheSys
   const auto o = run_controlled(spec, {.prefix = {P::inc, P::spin}, .branches = {{P::inc}, {P::inc}}},
                                 std::chrono::milliseconds(20));
   spec->release->store(true);  // let the abandoned thread go
+  spec->release->notify_all();
   ASSERT_TRUE(o.violation);
   EXPECT_EQ(o.violation->tag, parallel::kTimeoutTag);
   EXPECT_NE(o.violation->detail.find("prefix call 1"), std::string::npos) << o.violation->detail;
