@@ -15,9 +15,10 @@
 #   make docs      the API reference (Doxygen) in build-docs/html; fails on
 #                  any Doxygen warning
 #   make tsan      the multi-threaded tests (ctest label `threads`) under TSan
-#   make ci        the release gate: g++ and clang++ with -Werror, ASan+UBSan,
-#                  TSan, a 32-bit build, lint, fuzzing (seeded and every
-#                  target for CI_FUZZTIME s) and coverage (cmake/ci.sh)
+#   make ci        the release gate: clang++ -Werror under ASan+UBSan, TSan,
+#                  a 32-bit g++ -Werror build that is also the coverage one,
+#                  lint, docs, fuzzing (seeded and every target for
+#                  CI_FUZZTIME s) (cmake/ci.sh)
 
 BUILD    ?= build
 JOBS     ?= $(shell nproc)
@@ -25,7 +26,8 @@ CMAKE_FLAGS ?=
 # `Test` (defined in CMakeLists.txt): -O1 without debug info. The tests are
 # template-heavy and cheap to run, so compiling is nearly all of `make test`;
 # -O1 -g0 compiles in about half the time of -O2 -g. BUILD_TYPE=Debug or
-# RelWithDebInfo gives a build to debug in; `make ci` builds RelWithDebInfo.
+# RelWithDebInfo gives a build to debug in; `make ci` builds -O1 under the
+# sanitizers and -O0 for coverage, with assertions on (docs/design/ci.md).
 BUILD_TYPE ?= Test
 GENERATOR := $(if $(shell command -v ninja),-G Ninja,)
 DEPS     := cmake/deps.sh
@@ -46,7 +48,7 @@ build: deps $(BUILD)/CMakeCache.txt
 # Every test but the three fuzz-engine smoke tests (label fuzz-engines: each
 # builds its own tree with clang or AFL++, 90 s of a fresh `make test`
 # together; docs/design/build-time.md). `make fuzz-engines` runs them, and
-# so does every build step of `make ci`.
+# so does the clang step of `make ci`.
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE fuzz-engines
 
@@ -150,7 +152,7 @@ tsan:
 
 # make ci: every step of cmake/ci.sh (each in its own build-ci-* directory),
 # then a summary naming each step's result. CI_STEPS picks some, e.g.
-# `make ci CI_STEPS="m32 coverage"`; CI_FUZZTIME is the seconds each fuzz
+# `make ci CI_STEPS="gcc lint"`; CI_FUZZTIME is the seconds each fuzz
 # target runs in the `fuzz` step (default 10).
 CI_STEPS ?=
 ci:

@@ -9,7 +9,8 @@
 #            JOBS > 1 in libFuzzer's own -fork=$JOBS mode (crash-resistant
 #            worker processes that merge into the one corpus) — and print
 #            any violation's trace
-#   seeded   (make fuzz-seeded) for each seeded-bug target: a search bounded
+#   seeded   (make fuzz-seeded) builds only the seeded-bug targets (unless
+#            FUZZ_TARGETS names others); for each: a search bounded
 #            too small to reach the bug seeds the corpus, then libFuzzer with
 #            a fixed -seed must find the bug within the target's budget of
 #            executions, and replaying the saved input must print the same
@@ -59,7 +60,9 @@ check_toolchain() {
   rm -rf "$probe"
 }
 
-build() {
+# Configures $BUILD for libFuzzer when it is new; an existing tree must
+# be one (MERILO_FUZZ=ON).
+configure_tree() {
   check_toolchain
   local sanitize=$FUZZ_SANITIZE
   [[ $sanitize == none ]] && sanitize=
@@ -69,7 +72,15 @@ build() {
       -DMERILO_SANITIZE="$sanitize" -DMERILO_BUILD_TESTS=OFF -DMERILO_BUILD_TOOLS=ON \
       -DMERILO_INSTALL=OFF > "$BUILD/configure.log" 2>&1 \
       || { cat "$BUILD/configure.log"; rm -f "$BUILD/CMakeCache.txt"; die "configuring $BUILD failed"; }
+  elif ! grep -q '^MERILO_FUZZ:BOOL=ON$' "$BUILD/CMakeCache.txt"; then
+    # An existing tree (make ci's clang step shares its own) must build
+    # libFuzzer binaries, not replay drivers, or fuzzing would run nothing.
+    die "$BUILD was configured without -DMERILO_FUZZ=ON: its fuzz targets are replay drivers; remove it or set FUZZ_BUILD to another directory"
   fi
+}
+
+build() {
+  configure_tree
   build_targets
 }
 
@@ -242,7 +253,14 @@ afl() {
 }
 
 seeded() {
-  build
+  # Only the seeded-bug targets (listed at configure time) unless
+  # FUZZ_TARGETS names others.
+  configure_tree
+  if [[ -z $FUZZ_TARGETS ]]; then
+    FUZZ_TARGETS=$(awk '{ printf "%s ", $1 }' "$BIN/seeded-bugs.txt")
+    [[ -n $FUZZ_TARGETS ]] || die "$BIN/seeded-bugs.txt lists no seeded-bug target"
+  fi
+  build_targets
   local status=0 t kind runs
   while read -r t kind runs; do
     [[ -n $t ]] || continue

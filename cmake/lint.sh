@@ -3,8 +3,8 @@
 # rules checker (cmake/rules_check.py: numbers a machine counts in are
 # 64-bit) over every tracked header, then clang-tidy over merilo's compiled
 # sources (src/ and tools/) and each example's programs (which include its
-# machines and adapter) using the build's compile_commands.json. Exits
-# non-zero when anything was found.
+# machines and adapter) using the build's compile_commands.json, JOBS
+# (default nproc) files at a time. Exits non-zero when anything was found.
 set -euo pipefail
 build=${1:-build}
 cd "$(dirname "$0")/.."
@@ -23,9 +23,18 @@ if [[ ! -f "$build/compile_commands.json" ]]; then
 fi
 mapfile -t sources < <(git ls-files '*/src/*.cpp' 'tools/*.cpp' 'examples/*/explore_main.cpp' \
   'examples/*/*_main.cpp' 'examples/order/orderd.cpp' | sort -u)
-echo "lint: clang-tidy on ${#sources[@]} files"
+jobs=${JOBS:-$(nproc)}
+echo "lint: clang-tidy on ${#sources[@]} files, $jobs at a time"
+# One clang-tidy per file, $jobs at once; each file's findings are printed
+# together when it ends, and any finding fails the step.
+tidy_one() {
+  local out rc=0
+  out=$(clang-tidy -p "$build" --quiet "$1" 2>&1) || rc=$?
+  grep -v "warnings generated" <<< "$out" || true
+  return "$rc"
+}
+export -f tidy_one
+export build
 status=0
-for f in "${sources[@]}"; do
-  clang-tidy -p "$build" --quiet "$f" 2> >(grep -v "warnings generated" >&2) || status=1
-done
+printf '%s\0' "${sources[@]}" | xargs -0 -P "$jobs" -n 1 bash -c 'tidy_one "$1"' _ || status=1
 exit $status

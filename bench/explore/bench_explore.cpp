@@ -130,9 +130,8 @@ int twophase(unsigned rms, unsigned threads) {
     case 14:
       return twophase_once<14, symmetry>(threads);
     default:
-      std::fprintf(stderr,
-                   "bench_explore: --twophase takes 3, 5, 7, 8, 9, 10, 12 or 14 RMs, not %u\n",
-                   rms);
+      std::fprintf(
+          stderr, "bench_explore: --twophase takes 3, 5, 7, 8, 9, 10, 12 or 14 RMs, not %u\n", rms);
       return 2;
   }
 }
@@ -151,8 +150,10 @@ int main(int argc, char** argv) {
       return twophase<tla_twophase::Symmetry::rms>(rms, threads);
     }
     if (argc > 4) {
-      std::fprintf(stderr, "bench_explore: --twophase RMS THREADS takes \"symmetry\" or nothing, "
-                           "not \"%s\"\n", argv[4]);
+      std::fprintf(stderr,
+                   "bench_explore: --twophase RMS THREADS takes \"symmetry\" or nothing, "
+                   "not \"%s\"\n",
+                   argv[4]);
       return 2;
     }
     return twophase<tla_twophase::Symmetry::none>(rms, threads);

@@ -106,7 +106,9 @@ void fixed(const char* name, const S& spec) {
     std::printf("| %s | %s | %s | %.0f | %zu | %.1f |\n", name,
                 scheduler == parallel::Scheduler::automatic ? "controlled" : "stress",
                 r.ok() ? "pass" : "FAIL", ms, r.executions,
-                r.bounded_cases > 0 ? static_cast<double>(r.schedules) / static_cast<double>(r.bounded_cases) : 0.0);
+                r.bounded_cases > 0
+                    ? static_cast<double>(r.schedules) / static_cast<double>(r.bounded_cases)
+                    : 0.0);
     std::fflush(stdout);
   }
 }
@@ -131,13 +133,27 @@ void overhead() {
   std::mutex sm;
   merilo::sync::mutex mm;
   std::int64_t guarded = 0;
-  const double a_std = ns_per_op([&](std::size_t) { sa.fetch_add(1, std::memory_order_relaxed); }, kN);
-  const double a_sync = ns_per_op([&](std::size_t) { ma.fetch_add(1, std::memory_order_relaxed); }, kN);
+  const double a_std =
+      ns_per_op([&](std::size_t) { sa.fetch_add(1, std::memory_order_relaxed); }, kN);
+  const double a_sync =
+      ns_per_op([&](std::size_t) { ma.fetch_add(1, std::memory_order_relaxed); }, kN);
   const double l_std = ns_per_op([&](std::size_t) { sa.load(std::memory_order_acquire); }, kN);
-  const double l_sync = ns_per_op([&](std::size_t) { (void)ma.load(std::memory_order_acquire); }, kN);
-  const double m_std = ns_per_op([&](std::size_t) { std::lock_guard g(sm); ++guarded; }, kN / 4);
-  const double m_sync = ns_per_op([&](std::size_t) { std::lock_guard g(mm); ++guarded; }, kN / 4);
-  std::printf("| atomic fetch_add (relaxed) | %.2f | %.2f | %.3f |\n", a_std, a_sync, a_sync / a_std);
+  const double l_sync =
+      ns_per_op([&](std::size_t) { (void)ma.load(std::memory_order_acquire); }, kN);
+  const double m_std = ns_per_op(
+      [&](std::size_t) {
+        std::lock_guard g(sm);
+        ++guarded;
+      },
+      kN / 4);
+  const double m_sync = ns_per_op(
+      [&](std::size_t) {
+        std::lock_guard g(mm);
+        ++guarded;
+      },
+      kN / 4);
+  std::printf("| atomic fetch_add (relaxed) | %.2f | %.2f | %.3f |\n", a_std, a_sync,
+              a_sync / a_std);
   std::printf("| atomic load (acquire) | %.2f | %.2f | %.3f |\n", l_std, l_sync, l_sync / l_std);
   std::printf("| mutex lock + unlock | %.2f | %.2f | %.3f |\n", m_std, m_sync, m_sync / m_std);
   if (guarded == 42) std::puts("");  // keep the loops
@@ -148,8 +164,9 @@ void overhead() {
 int main(int argc, char** argv) {
   const std::size_t seeds = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 100;
   std::printf("## seeded bugs, defaults but the scheduler, seeds 1..%zu\n\n", seeds);
-  std::printf("| bug | mode | found | shrunk to least | median executions to first failure | "
-              "median executions per check | median ms per check |\n");
+  std::printf(
+      "| bug | mode | found | shrunk to least | median executions to first failure | "
+      "median executions per check | median ms per check |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- |\n");
   both("lost increment", controlled::CounterSpec{.racy = true}, 2, seeds);
   both("double insert", controlled::SetSpec{.racy = true}, 2, seeds);

@@ -22,7 +22,9 @@ class Lock {
   };
   void reset() { w_ = {}; }
   [[nodiscard]] std::size_t kinds() const { return 3; }  // kind c: client c moves on
-  [[nodiscard]] bool enabled(ex::Kind c) const { return w_.client[c] != kWaiting || holders() == 0; }
+  [[nodiscard]] bool enabled(ex::Kind c) const {
+    return w_.client[c] != kWaiting || holders() == 0;
+  }
   ex::Status apply(ex::Kind c) {
     w_.client[c] = static_cast<std::uint8_t>((w_.client[c] + 1) % 3);
     return {};

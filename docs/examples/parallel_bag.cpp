@@ -64,9 +64,11 @@ struct BagSpec {
   // taken twice is always a bug. The prefix draws as kPrefixCaller (3).
   st::Gen<Cmd> command(const Bag&, merilo::linearize::Caller branch) const {
     const auto base = static_cast<std::int64_t>(branch) * 100;
-    return st::one_of<Cmd>(
-        {st::map(st::integer<std::int64_t>(0, 99), [base](std::int64_t v) { return Cmd{true, base + v}; }),
-         st::just(Cmd{false, 0})});
+    return st::one_of<Cmd>({st::map(st::integer<std::int64_t>(0, 99),
+                                    [base](std::int64_t v) {
+                                      return Cmd{true, base + v};
+                                    }),
+                            st::just(Cmd{false, 0})});
   }
   st::Admission precondition(const Bag&, const Cmd&) const { return st::Admission::admit; }
   // Which item left is in the response: next_model takes it.

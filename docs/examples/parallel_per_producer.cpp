@@ -36,7 +36,10 @@ struct LaneQueue {
       if (lane->second.empty()) continue;
       turn = (turn + k + 1) % lanes.size();
       const std::int64_t v = lifo ? lane->second.back() : lane->second.front();
-      if (lifo) lane->second.pop_back(); else lane->second.pop_front();
+      if (lifo)
+        lane->second.pop_back();
+      else
+        lane->second.pop_front();
       return v;
     }
     return -1;
@@ -80,9 +83,11 @@ struct PerProducerSpec {
   // the model takes the caller from next_model, never from the item.)
   st::Gen<Cmd> command(const Lanes&, Caller who) const {
     const auto base = static_cast<std::int64_t>(who) * 100;
-    return st::one_of<Cmd>(
-        {st::map(st::integer<std::int64_t>(0, 99), [base](std::int64_t v) { return Cmd{true, base + v}; }),
-         st::just(Cmd{false, 0})});
+    return st::one_of<Cmd>({st::map(st::integer<std::int64_t>(0, 99),
+                                    [base](std::int64_t v) {
+                                      return Cmd{true, base + v};
+                                    }),
+                            st::just(Cmd{false, 0})});
   }
   st::Admission precondition(const Lanes&, const Cmd&) const { return st::Admission::admit; }
   // A push goes to its caller's lane; a pop takes out the item it returned,
@@ -120,8 +125,8 @@ struct PerProducerSpec {
       empty = empty && l.empty();
     }
     if (got < 0 && empty) return std::nullopt;
-    return st::Violation{"queue.order", "popped " + std::to_string(got) +
-                                            ", which is no producer's oldest item"};
+    return st::Violation{"queue.order",
+                         "popped " + std::to_string(got) + ", which is no producer's oldest item"};
   }
   parallel::MaybeViolation finish(sut_type&) const { return std::nullopt; }
   void teardown(sut_type&) const {}

@@ -22,8 +22,7 @@ TEST(BankParallel, FixedAccountPassesEveryScheduleOfTwoPreemptions) {
 
 TEST(BankParallel, FindsTheCheckThenDebitWithdrawAtEverySeedAndShrinksIt) {
   const std::size_t least = examples::expect_found_at_every_seed(
-      bank::Spec<bank::Bug::check_then_debit>{}, parallel::kNotLinearizableTag,
-      [](const auto& f) {
+      bank::Spec<bank::Bug::check_then_debit>{}, parallel::kNotLinearizableTag, [](const auto& f) {
         // Exactly one withdraw in each branch, after a prefix that leaves a
         // balance covering each alone but not both. The prefix is not one
         // fixed case: the shrinker deletes and moves calls but keeps

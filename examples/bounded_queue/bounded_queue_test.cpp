@@ -1,8 +1,8 @@
 // bounded_queue_test.cpp — the controlled scheduler finds the unlocked
 // size check at every seed with the default settings and shrinks it to two
 // pushes that both succeed on a queue with room for one (after one push, or
-// at some seeds after "push, push, pop"); the pin replays it; the queue that checks under its lock passes every schedule of up to
-// two preemptions.
+// at some seeds after "push, push, pop"); the pin replays it; the queue that checks under its lock
+// passes every schedule of up to two preemptions.
 #include <cstddef>
 
 #include <gtest/gtest.h>

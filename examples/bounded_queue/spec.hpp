@@ -80,17 +80,16 @@ struct Spec {
       want = m.items[0];
     }
     if (got == want) return std::nullopt;
-    return merilo::statem::Violation{"bounded_queue.response", merilo_describe(op) + " answered " +
-                                                                   std::to_string(got) +
-                                                                   ", expected " +
-                                                                   std::to_string(want)};
+    return merilo::statem::Violation{"bounded_queue.response",
+                                     merilo_describe(op) + " answered " + std::to_string(got) +
+                                         ", expected " + std::to_string(want)};
   }
   /// After a linearizable race the queue holds at most kCapacity items.
   merilo::parallel::MaybeViolation finish(sut_type& q) const {
     if (const std::size_t n = q->size(); n > kCapacity) {
-      return merilo::statem::Violation{"bounded_queue.over_capacity",
-                                       std::to_string(n) + " items in a queue of " +
-                                           std::to_string(kCapacity)};
+      return merilo::statem::Violation{
+          "bounded_queue.over_capacity",
+          std::to_string(n) + " items in a queue of " + std::to_string(kCapacity)};
     }
     return std::nullopt;
   }

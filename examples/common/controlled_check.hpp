@@ -4,11 +4,11 @@
 // A seeded parallel example (bank, counter, set, stack, transfer,
 // bounded_queue, treiber, and mutex's racy holder) shows three things with
 // `parallel::check` at its default settings: the bug is found at every
-// seed from 1 to `kSeeds`, by preemption-bounded search, and shrunk to its
-// least case or, at some seeds, to a known slightly larger case where the
-// shrinker (which deletes and moves calls one at a time and keeps their
-// values) stops; the failure's pin token replays that case under its failing
-// schedule; and the fixed twin passes with every schedule of at most two
+// seed from 1 to `kSeeds` (20; `MERILO_EXAMPLE_SEEDS` lowers it), by
+// preemption-bounded search, and shrunk to its least case or, at some
+// seeds, to a known slightly larger case where the shrinker (which deletes
+// and moves calls one at a time and keeps their values) stops; the failure's pin token replays that
+// case under its failing schedule; and the fixed twin passes with every schedule of at most two
 // preemptions of every case checked. `expect_found_at_every_seed` and
 // `expect_fixed_twin_passes` are those checks, so each example's test only
 // states what is particular to it: the tag and the exact shrunk cases.
@@ -27,11 +27,16 @@
 #ifndef MERILO_EXAMPLES_COMMON_CONTROLLED_CHECK_HPP
 #define MERILO_EXAMPLES_COMMON_CONTROLLED_CHECK_HPP
 
+#include <charconv>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 #include <gtest/gtest.h>
 
@@ -39,8 +44,34 @@
 
 namespace examples {
 
-/// The seeds a seeded example's bug must be found at: 1 to kSeeds.
-inline constexpr std::uint64_t kSeeds = 20;
+/// How many seeds a seeded example's bug is checked at by default.
+inline constexpr std::uint64_t kDefaultSeeds = 20;
+
+/// The environment variable that lowers the seed count: `make ci` sets it
+/// to 5 in the sanitized and coverage builds, where each controlled search
+/// costs several times what it does in `make test`.
+inline constexpr const char* kSeedsVariable = "MERILO_EXAMPLE_SEEDS";
+
+/// The seed count: `MERILO_EXAMPLE_SEEDS` when it is a number from 1 to
+/// kDefaultSeeds, kDefaultSeeds when it is unset. Anything else is a
+/// mistake in the caller's setup, so the test program stops and names it.
+inline std::uint64_t seeds_from_environment() {
+  const char* text = std::getenv(kSeedsVariable);
+  if (text == nullptr) return kDefaultSeeds;
+  std::uint64_t n = 0;
+  const char* end = text + std::strlen(text);
+  const auto [rest, ec] = std::from_chars(text, end, n);
+  if (ec != std::errc{} || rest != end || n == 0 || n > kDefaultSeeds) {
+    std::fprintf(stderr, "%s=%s: expected a whole number from 1 to %llu\n", kSeedsVariable, text,
+                 static_cast<unsigned long long>(kDefaultSeeds));
+    std::exit(2);
+  }
+  return n;
+}
+
+/// The seeds a seeded example's bug must be found at: 1 to kSeeds
+/// (kDefaultSeeds unless `MERILO_EXAMPLE_SEEDS` says fewer).
+inline const std::uint64_t kSeeds = seeds_from_environment();
 
 /// For every seed 1..kSeeds: `parallel::check(spec, {.seed = seed})` finds
 /// a failure tagged `tag` under `Scheduler::preemption_bounded`, at the

@@ -20,8 +20,7 @@ TEST(CounterParallel, FixedCounterPassesEveryScheduleOfTwoPreemptions) {
 
 TEST(CounterParallel, FindsTheLostUpdateAtEverySeedAndShrinksItToOneIncrementPerBranch) {
   const std::size_t least = examples::expect_found_at_every_seed(
-      counter::Spec<counter::Bug::lost_update>{}, parallel::kNotLinearizableTag,
-      [](const auto& f) {
+      counter::Spec<counter::Bug::lost_update>{}, parallel::kNotLinearizableTag, [](const auto& f) {
         const parallel::Case<counter::Op> smallest{
             .prefix = {}, .branches = {{counter::Op::increment}, {counter::Op::increment}}};
         EXPECT_EQ(f.shrunk, smallest) << parallel::report(f);

@@ -58,13 +58,13 @@ struct Spec {
   Model initial() const { return {}; }
   merilo::statem::Gen<Op> command(const Model&) const {
     namespace st = merilo::statem;
-    return st::map(st::construct<Op>(st::element_of<Kind>({Kind::insert, Kind::contains,
-                                                           Kind::size}),
-                                     st::integer<std::int32_t>(1, kMaxValue)),
-                   [](Op op) {
-                     if (op.kind == Kind::size) op.value = 0;  // equal sizes compare equal
-                     return op;
-                   });
+    return st::map(
+        st::construct<Op>(st::element_of<Kind>({Kind::insert, Kind::contains, Kind::size}),
+                          st::integer<std::int32_t>(1, kMaxValue)),
+        [](Op op) {
+          if (op.kind == Kind::size) op.value = 0;  // equal sizes compare equal
+          return op;
+        });
   }
   merilo::statem::Admission precondition(const Model&, const Op&) const {
     return merilo::statem::Admission::admit;

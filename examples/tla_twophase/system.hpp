@@ -152,9 +152,9 @@ class System {
   [[nodiscard]] World canonical(const World& w) const requires(symmetry == Symmetry::rms) {
     std::array<std::uint8_t, N> slots{};
     for (unsigned r = 0; r < N; ++r) {
-      slots[r] = static_cast<std::uint8_t>((w.rm_state >> (2 * r) & 3U) |
-                                           (w.tm_prepared >> r & 1U) << 2 |
-                                           (w.msg_prepared >> r & 1U) << 3);
+      slots[r] =
+          static_cast<std::uint8_t>((w.rm_state >> (2 * r) & 3U) | (w.tm_prepared >> r & 1U) << 2 |
+                                    (w.msg_prepared >> r & 1U) << 3);
     }
     std::sort(slots.begin(), slots.end());
     World c = w;

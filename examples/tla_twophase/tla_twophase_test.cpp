@@ -163,9 +163,9 @@ std::size_t orbits() {
         tmp |= (static_cast<std::uint32_t>(w.tm_prepared) >> perm[r] & 1U) << r;
         msg |= (static_cast<std::uint32_t>(w.msg_prepared) >> perm[r] & 1U) << r;
       }
-      least = std::min(least, Key{rm, static_cast<std::uint16_t>(tmp),
-                                  static_cast<std::uint16_t>(msg), w.tm_state, w.msg_commit,
-                                  w.msg_abort});
+      least =
+          std::min(least, Key{rm, static_cast<std::uint16_t>(tmp), static_cast<std::uint16_t>(msg),
+                              w.tm_state, w.msg_commit, w.msg_abort});
     } while (std::next_permutation(perm.begin(), perm.end()));
     classes.insert(least);
   }
@@ -233,7 +233,8 @@ TEST(TlaTwoPhase, UnderSymmetryTheSeededBugHasAConcreteShortestTraceThatReplays)
 TEST(TlaTwoPhase, SomeRmCommitsAfterTwoNPlusTwoStepsAndEveryRmAfterThreeNPlusOne) {
   tla_twophase::System<4> sys;
   const ex::ExploreResult r = ex::explore(
-      sys, {.max_states = 100'000, .require_complete = true, .quiet = true, .sometimes_traces = true});
+      sys,
+      {.max_states = 100'000, .require_complete = true, .quiet = true, .sometimes_traces = true});
   ASSERT_TRUE(r.ok()) << r.summary();
   ASSERT_EQ(r.sometimes.size(), 2U);
   EXPECT_EQ(r.sometimes[0].depth, 10U);  // 4 prepares, 4 received, TMCommit, one RM learns

@@ -40,8 +40,8 @@ TEST(TreiberParallel, FindsTheAbaAtEverySeedAndShrinksItToAPopOvertakenByPopAndP
         }
         const Op a = f.shrunk.prefix[0];
         const Op pop{};
-        const auto& longer = f.shrunk.branches[0].size() == 2 ? f.shrunk.branches[0]
-                                                              : f.shrunk.branches[1];
+        const auto& longer =
+            f.shrunk.branches[0].size() == 2 ? f.shrunk.branches[0] : f.shrunk.branches[1];
         const Op b = longer.size() == 2 ? longer[1] : pop;
         const parallel::Case<Op> forms[] = {
             {.prefix = {a}, .branches = {{pop}, {pop, b}}},

@@ -20,9 +20,8 @@ std::string named_list_error(std::string_view member, std::string_view noun, std
                              const std::vector<std::string>& names, const std::vector<bool>& null) {
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i].empty()) {
-      return fmt::format(
-          "merilo: {} lists {} with an empty name (number {} of {}); {}", member, noun, i + 1,
-          names.size(), needs);
+      return fmt::format("merilo: {} lists {} with an empty name (number {} of {}); {}", member,
+                         noun, i + 1, names.size(), needs);
     }
     if (null[i]) {
       return fmt::format("merilo: {} lists \"{}\" without a predicate (a null holds)", member,
@@ -50,12 +49,14 @@ std::string invariant_list_error(const std::vector<std::string>& names,
 std::string sometimes_list_error(const std::vector<std::string>& names,
                                  const std::vector<bool>& null) {
   if (names.size() > kMaxSometimes) {
-    return fmt::format("merilo: sometimes() lists {} properties, above the limit of {} "
-                       "(kMaxSometimes)",
-                       names.size(), kMaxSometimes);
+    return fmt::format(
+        "merilo: sometimes() lists {} properties, above the limit of {} "
+        "(kMaxSometimes)",
+        names.size(), kMaxSometimes);
   }
   return named_list_error("sometimes()", "a property",
-                          "every property needs the name the summary reports it under", names, null);
+                          "every property needs the name the summary reports it under", names,
+                          null);
 }
 
 }  // namespace merilo::explore::detail

@@ -59,7 +59,7 @@ std::string ExploreResult::summary() const {
     std::string reached;
     for (const SometimesReport& p : sometimes) {
       reached += fmt::format("{}{}: {}", reached.empty() ? "" : ", ", p.name,
-                             p.reached   ? fmt::format("depth {}", p.depth)
+                             p.reached  ? fmt::format("depth {}", p.depth)
                              : complete ? std::string("never")
                                         : std::string("not reached within the bound"));
     }

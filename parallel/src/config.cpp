@@ -1,4 +1,4 @@
-// config.cpp — checking and clamping a parallel CheckConfig; evidence names.
+// config.cpp — checking and clamping a parallel CheckOptions; evidence names.
 #include <algorithm>  // std::clamp
 #include <string>     // std::to_string
 
@@ -43,40 +43,42 @@ std::string_view name(Scheduler scheduler) noexcept {
 
 namespace detail {
 
-std::string config_error(const CheckConfig& config) {
+std::string config_error(const CheckOptions& config) {
   if (!config.seed) {
-    return "merilo::parallel: CheckConfig::seed is required (there is no default seed; pick any "
+    return "merilo::parallel: CheckOptions::seed is required (there is no default seed; pick any "
            "64-bit value, e.g. .seed = 1)";
   }
-  if (config.test_count == 0) return "merilo::parallel: CheckConfig::test_count must be at least 1";
-  if (config.repeat == 0) return "merilo::parallel: CheckConfig::repeat must be at least 1";
+  if (config.test_count == 0)
+    return "merilo::parallel: CheckOptions::test_count must be at least 1";
+  if (config.repeat == 0) return "merilo::parallel: CheckOptions::repeat must be at least 1";
   if (config.deadline.count() <= 0) {
-    return "merilo::parallel: CheckConfig::deadline must be positive";
+    return "merilo::parallel: CheckOptions::deadline must be positive";
   }
   if (static_cast<unsigned>(config.scheduler) > static_cast<unsigned>(Scheduler::os)) {
-    return "merilo::parallel: CheckConfig::scheduler is not a Scheduler value";
+    return "merilo::parallel: CheckOptions::scheduler is not a Scheduler value";
   }
   if (config.stress_time.count() < 0 || config.stall_time.count() < 0) {
-    return "merilo::parallel: CheckConfig::stress_time and stall_time must not be negative";
+    return "merilo::parallel: CheckOptions::stress_time and stall_time must not be negative";
   }
-  if (config.schedules == 0) return "merilo::parallel: CheckConfig::schedules must be at least 1";
-  if (config.max_steps == 0) return "merilo::parallel: CheckConfig::max_steps must be at least 1";
+  if (config.schedules == 0) return "merilo::parallel: CheckOptions::schedules must be at least 1";
+  if (config.max_steps == 0) return "merilo::parallel: CheckOptions::max_steps must be at least 1";
   if (config.pct_depth == 0 || config.pct_depth > kMaxPctDepth) {
-    return "merilo::parallel: CheckConfig::pct_depth must be in 1.." + std::to_string(kMaxPctDepth);
+    return "merilo::parallel: CheckOptions::pct_depth must be in 1.." +
+           std::to_string(kMaxPctDepth);
   }
   if (config.search_budget == 0) {
-    return "merilo::parallel: CheckConfig::search_budget must be at least 1";
+    return "merilo::parallel: CheckOptions::search_budget must be at least 1";
   }
   if (config.max_prefix > kMaxPrefixLimit) {
-    return "merilo::parallel: CheckConfig::max_prefix is " + std::to_string(config.max_prefix) +
+    return "merilo::parallel: CheckOptions::max_prefix is " + std::to_string(config.max_prefix) +
            ", above the limit of " + std::to_string(kMaxPrefixLimit) +
            " commands (kMaxPrefixLimit)";
   }
   return {};
 }
 
-CheckConfig clamped(const CheckConfig& config) {
-  CheckConfig out = config;
+CheckOptions clamped(const CheckOptions& config) {
+  CheckOptions out = config;
   out.branches = std::clamp(config.branches, kMinBranches, kMaxBranches);
   out.max_branch = std::clamp(config.max_branch, kMinBranchLength, kMaxBranchLength);
   return out;

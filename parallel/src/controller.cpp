@@ -211,7 +211,8 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
       mask = static_cast<std::uint8_t>(1U << (timed - threads_.data()));
     } else {
       bool all_finished = true;
-      for (const Thread& th : threads_) all_finished = all_finished && th.state == Thread::State::finished;
+      for (const Thread& th : threads_)
+        all_finished = all_finished && th.state == Thread::State::finished;
       end_locked(all_finished ? RunStatus::finished : RunStatus::deadlock);
       return;
     }
@@ -292,8 +293,7 @@ void Controller::leave(std::size_t t) noexcept {
   decide_locked(lock, static_cast<std::uint8_t>(t), SyncOp::call, nullptr, false);
 }
 
-bool Controller::point_locked(std::unique_lock<std::mutex>& lock, SyncOp op,
-                              const void* object) {
+bool Controller::point_locked(std::unique_lock<std::mutex>& lock, SyncOp op, const void* object) {
   if (free_) return false;
   if (cancelled_) return true;
   if (++steps_ > max_steps_) {

@@ -161,8 +161,8 @@ RaceEnd Crew::race(std::vector<std::function<void()>> tasks,
 struct StallWatch::Impl {
   std::chrono::nanoseconds window;
   std::mutex mu;
-  std::vector<clockid_t> clock;       // guarded by mu
-  std::vector<bool> running;          // guarded by mu
+  std::vector<clockid_t> clock;  // guarded by mu
+  std::vector<bool> running;     // guarded by mu
   std::atomic<std::uint64_t> returns{0};
   // The checking thread's view.
   std::uint64_t seen_returns = 0;

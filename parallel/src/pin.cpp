@@ -68,8 +68,8 @@ std::string pin_token(const FailureInfo& f) {
     for (std::uint8_t c : f.scheduling.schedule) schedule += static_cast<char>('0' + c);
     if (schedule.empty()) schedule = "-";
   }
-  return fmt::format("{}:{}:{}:{}:{}:{}:{}:{}:{}", kVersion, f.seed, f.run, f.branches, f.max_prefix,
-                     f.max_branch, positions(f.shrunk_prefix_at), branches, schedule);
+  return fmt::format("{}:{}:{}:{}:{}:{}:{}:{}:{}", kVersion, f.seed, f.run, f.branches,
+                     f.max_prefix, f.max_branch, positions(f.shrunk_prefix_at), branches, schedule);
 }
 
 namespace detail {
@@ -100,8 +100,8 @@ std::string parse_pin(std::string_view token, Pin& pin) {
     return bad("MAX_BRANCH must be in 1..6");
   }
   if (!position_list(field[6], pin.prefix_at)) return bad("the prefix positions are not numbers");
-  for (std::string_view b : field[7].empty() ? std::vector<std::string_view>{}
-                                             : split(field[7], '/')) {
+  for (std::string_view b :
+       field[7].empty() ? std::vector<std::string_view>{} : split(field[7], '/')) {
     pin.branches_at.emplace_back();
     if (b.empty() || !position_list(b, pin.branches_at.back())) {
       return bad("a branch is empty or its positions are not numbers");

@@ -87,9 +87,8 @@ std::string timeline(const std::vector<std::vector<CallText>>& histories,
   if (logical) {
     for (const Switch& sw : scheduling.switches) {
       if (sw.from >= histories.size() || sw.to >= histories.size()) continue;
-      std::string text =
-          fmt::format("({:>3}) -> branch {}{}, before {}", sw.at, sw.to,
-                      sw.preemption ? " (preempted)" : "", sw.before);
+      std::string text = fmt::format("({:>3}) -> branch {}{}, before {}", sw.at, sw.to,
+                                     sw.preemption ? " (preempted)" : "", sw.before);
       width[sw.from] = std::max(width[sw.from], text.size());
       cells.push_back({sw.from, sw.at, std::move(text)});
     }
@@ -168,9 +167,10 @@ std::string evidence_text(const FailureText& t) {
     out += fmt::format("still running at the deadline: branch {}\n", which);
   }
   if (core.abandoned_threads > 0) {
-    out += fmt::format("threads abandoned by this check: {} (each keeps its system alive; "
-                       "shrinking stops at {})\n",
-                       core.abandoned_threads, kMaxAbandonedThreads);
+    out += fmt::format(
+        "threads abandoned by this check: {} (each keeps its system alive; "
+        "shrinking stops at {})\n",
+        core.abandoned_threads, kMaxAbandonedThreads);
   }
   if (core.system_left_alive) {
     out +=
@@ -199,9 +199,10 @@ std::string scheduling_text(const FailureInfo& core) {
     for (std::size_t k = 0; k < s.per_round.size(); ++k) {
       rounds += fmt::format("{}{} with <= {}", k == 0 ? "" : ", ", s.per_round[k], k);
     }
-    out += fmt::format("scheduling: controlled, by preemption bound; {} schedule(s) of the shrunk "
-                       "case run ({})",
-                       s.schedules, rounds);
+    out += fmt::format(
+        "scheduling: controlled, by preemption bound; {} schedule(s) of the shrunk "
+        "case run ({})",
+        s.schedules, rounds);
     if (s.rounds_done > 0) {
       out += fmt::format("; every schedule with <= {} preemption(s) passed", s.rounds_done - 1);
     }
@@ -212,10 +213,11 @@ std::string scheduling_text(const FailureInfo& core) {
   }
   std::string choices;
   for (std::uint8_t c : s.schedule) choices += fmt::format("{}{}", choices.empty() ? "" : " ", c);
-  out += fmt::format("schedule: {} ({} preemption{}; the branch chosen at each decision, then the "
-                     "running branch goes on)\n",
-                     choices.empty() ? "(the defaults)" : "[" + choices + "]", s.preemptions,
-                     s.preemptions == 1 ? "" : "s");
+  out += fmt::format(
+      "schedule: {} ({} preemption{}; the branch chosen at each decision, then the "
+      "running branch goes on)\n",
+      choices.empty() ? "(the defaults)" : "[" + choices + "]", s.preemptions,
+      s.preemptions == 1 ? "" : "s");
   return out;
 }
 

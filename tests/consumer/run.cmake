@@ -1,5 +1,6 @@
 # cmake -DMODE=find_package|build_tree|add_subdirectory -DSOURCE=<merilo>
-#       -DBUILD=<merilo build> -DWORK=<scratch dir> -DCXX=<compiler> -DCTEST=<ctest> -P run.cmake
+#       -DBUILD=<merilo build> -DWORK=<scratch dir> -DCXX=<compiler> -DCTEST=<ctest>
+#       [-DSANITIZE=<the sanitizers merilo was built with>] -P run.cmake
 #
 # Configures, builds and runs tests/consumer/project against merilo: its
 # explore program, and the seeding and replay of the fuzz target it builds
@@ -7,6 +8,13 @@
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(args -DMERILO_CONSUME=${MODE} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release)
+if(SANITIZE)
+  # A sanitized merilo's objects call into the sanitizers' runtimes, so the
+  # consumer (and, through add_subdirectory, its own merilo) is built and
+  # linked with the same -fsanitize.
+  list(APPEND args "-DCMAKE_CXX_FLAGS=-fsanitize=${SANITIZE} -fno-omit-frame-pointer"
+    "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=${SANITIZE}")
+endif()
 if(MODE STREQUAL "find_package")
   execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix
     RESULT_VARIABLE rc OUTPUT_QUIET)

@@ -84,9 +84,8 @@ class Bits {
   [[nodiscard]] std::string describe(ex::Kind k) const { return "set b" + std::to_string(k); }
   [[nodiscard]] std::array<ex::Invariant<Bits>, kBroken ? 1 : 0> invariants() const {
     if constexpr (kBroken) {
-      return {{{"not bits 0..9 with bit 18", [](const Bits& b) {
-                  return (b.w_.v & 0x403FFU) != 0x403FFU;
-                }}}};
+      return {{{"not bits 0..9 with bit 18",
+                [](const Bits& b) { return (b.w_.v & 0x403FFU) != 0x403FFU; }}}};
     } else {
       return {};
     }

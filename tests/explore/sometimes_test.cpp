@@ -21,9 +21,10 @@ namespace ex = merilo::explore;
 class Corners : public fixtures::Counters<2, 3> {
  public:
   [[nodiscard]] std::array<ex::Sometimes<Corners>, 3> sometimes() const {
-    return {{{"both full", [](const Corners& s) { return s.w_.v[0] == 3 && s.w_.v[1] == 3; }},
-             {"first at 1", [](const Corners& s) { return s.w_.v[0] == 1; }},
-             {"a counter at 4", [](const Corners& s) { return s.w_.v[0] == 4 || s.w_.v[1] == 4; }}}};
+    return {
+        {{"both full", [](const Corners& s) { return s.w_.v[0] == 3 && s.w_.v[1] == 3; }},
+         {"first at 1", [](const Corners& s) { return s.w_.v[0] == 1; }},
+         {"a counter at 4", [](const Corners& s) { return s.w_.v[0] == 4 || s.w_.v[1] == 4; }}}};
   }
 };
 
@@ -31,9 +32,9 @@ class Corners : public fixtures::Counters<2, 3> {
 class ReachableCorners : public fixtures::Counters<2, 3> {
  public:
   [[nodiscard]] std::array<ex::Sometimes<ReachableCorners>, 2> sometimes() const {
-    return {{{"both full",
-              [](const ReachableCorners& s) { return s.w_.v[0] == 3 && s.w_.v[1] == 3; }},
-             {"at the start", [](const ReachableCorners& s) { return s.w_.v[0] == 0; }}}};
+    return {
+        {{"both full", [](const ReachableCorners& s) { return s.w_.v[0] == 3 && s.w_.v[1] == 3; }},
+         {"at the start", [](const ReachableCorners& s) { return s.w_.v[0] == 0; }}}};
   }
 };
 

@@ -51,7 +51,8 @@ struct PerProducer {
 struct PerProducerSpec {
   std::optional<std::string> postcondition(const PerProducer& m, const QCmd& c, Popped r) const {
     if (c.op == Op::push) return std::nullopt;
-    if (r < 0) return m.empty() ? std::nullopt : std::optional<std::string>("empty, but items are in");
+    if (r < 0)
+      return m.empty() ? std::nullopt : std::optional<std::string>("empty, but items are in");
     for (const auto& lane : m.lanes) {
       if (!lane.empty() && lane.front() == r) return std::nullopt;
     }
@@ -126,8 +127,8 @@ TEST(ResponseModel, CheckHistoryGivesTheSpecEachOperationsProcess) {
     o.process = p;
     return o;
   };
-  std::vector<Op2> fits = {op({Op::push, 1}, 0, 0, 1, 0), op({Op::push, 2}, 0, 2, 3, 0),
-                           op({Op::push, 3}, 0, 4, 5, 1), op({Op::pop, 0}, 3, 10, 11, 2),
+  std::vector<Op2> fits = {op({Op::push, 1}, 0, 0, 1, 0),  op({Op::push, 2}, 0, 2, 3, 0),
+                           op({Op::push, 3}, 0, 4, 5, 1),  op({Op::pop, 0}, 3, 10, 11, 2),
                            op({Op::pop, 0}, 1, 12, 13, 2), op({Op::pop, 0}, 2, 14, 15, 2)};
   EXPECT_EQ(lin::check_history(PerProducerSpec{}, PerProducer{}, fits, {}).verdict,
             lin::Verdict::linearizable);

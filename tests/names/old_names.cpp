@@ -27,8 +27,9 @@ static_assert(std::is_same_v<parallel::FailureCore, parallel::FailureInfo>);
 // A user's old call sites, written as they were.
 std::string old_call_sites() {
   const statem::CheckConfig config{.seed = 1, .test_count = 2};
+  const parallel::CheckConfig parallel_config{.seed = 1, .test_count = 3};
   const parallel::FailureCore core{};
-  std::string out = std::to_string(config.test_count + core.run);
+  std::string out = std::to_string(config.test_count + parallel_config.test_count + core.run);
   out += lin::describe(lin::RegisterCmd::write(3));
   out += lin::describe(lin::RegisterResponse::of(4));
   out += lin::describe(lin::RegisterModel{});

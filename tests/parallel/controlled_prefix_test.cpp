@@ -106,7 +106,7 @@ using Outcome = detail::Outcome<P, std::int64_t>;
 Outcome run_controlled(const std::shared_ptr<PrefixSpec>& spec, const parallel::Case<P>& c,
                        std::chrono::nanoseconds deadline = std::chrono::seconds(10)) {
   detail::Crew crew;
-  parallel::CheckConfig config{.seed = 1};
+  parallel::CheckOptions config{.seed = 1};
   config.deadline = deadline;
   const detail::Chooser chooser({}, detail::Chooser::Then::defaults, 0, c.branches.size(), 0, 0);
   return detail::execute(spec, crew, config, c, &chooser);
@@ -114,7 +114,8 @@ Outcome run_controlled(const std::shared_ptr<PrefixSpec>& spec, const parallel::
 
 TEST(ControlledPrefix, APassingPrefixHandsTheRaceTheModelAfterIt) {
   const auto spec = std::make_shared<PrefixSpec>();
-  const auto o = run_controlled(spec, {.prefix = {P::inc, P::inc}, .branches = {{P::inc}, {P::inc}}});
+  const auto o =
+      run_controlled(spec, {.prefix = {P::inc, P::inc}, .branches = {{P::inc}, {P::inc}}});
   EXPECT_FALSE(o.violation) << o.violation->tag << ": " << o.violation->detail;
   ASSERT_EQ(o.prefix_responses.size(), 2U);
   EXPECT_EQ(o.prefix_responses[0], 1);
@@ -125,8 +126,8 @@ TEST(ControlledPrefix, APassingPrefixHandsTheRaceTheModelAfterIt) {
 
 TEST(ControlledPrefix, APostconditionThatFailsInThePrefixIsReportedAtItsCall) {
   const auto spec = std::make_shared<PrefixSpec>();
-  const auto o = run_controlled(
-      spec, {.prefix = {P::inc, P::lie, P::inc}, .branches = {{P::inc}, {P::inc}}});
+  const auto o =
+      run_controlled(spec, {.prefix = {P::inc, P::lie, P::inc}, .branches = {{P::inc}, {P::inc}}});
   ASSERT_TRUE(o.violation);
   EXPECT_EQ(o.violation->tag, "prefix.value");
   EXPECT_EQ(o.evidence, parallel::Evidence::in_prefix);
@@ -150,8 +151,8 @@ TEST(ControlledPrefix, ACrashInThePrefixIsReportedAtItsCallAndTheBranchesDoNotRu
 
 TEST(ControlledPrefix, APrefixCallThatBlocksForEverIsADeadlockThereAtOnce) {
   const auto spec = std::make_shared<PrefixSpec>();
-  const auto o = run_controlled(
-      spec, {.prefix = {P::inc, P::relock}, .branches = {{P::inc}, {P::inc}}});
+  const auto o =
+      run_controlled(spec, {.prefix = {P::inc, P::relock}, .branches = {{P::inc}, {P::inc}}});
   ASSERT_TRUE(o.violation);
   EXPECT_EQ(o.violation->tag, parallel::kDeadlockTag);
   EXPECT_NE(o.violation->detail.find("prefix call 1 blocks"), std::string::npos)
@@ -163,8 +164,9 @@ TEST(ControlledPrefix, APrefixCallThatBlocksForEverIsADeadlockThereAtOnce) {
 
 TEST(ControlledPrefix, APrefixCallThatReachesNoPointTimesOutThereAndLeavesTheSystemAlive) {
   const auto spec = std::make_shared<PrefixSpec>();
-  const auto o = run_controlled(spec, {.prefix = {P::inc, P::spin}, .branches = {{P::inc}, {P::inc}}},
-                                std::chrono::milliseconds(20));
+  const auto o =
+      run_controlled(spec, {.prefix = {P::inc, P::spin}, .branches = {{P::inc}, {P::inc}}},
+                     std::chrono::milliseconds(20));
   spec->release->store(true);  // let the abandoned thread go
   spec->release->notify_all();
   ASSERT_TRUE(o.violation);
@@ -176,7 +178,7 @@ TEST(ControlledPrefix, APrefixCallThatReachesNoPointTimesOutThereAndLeavesTheSys
 }
 
 TEST(ControlledPrefix, ShrinkCandidatesAreSearchedToTheFailuresPreemptionCountOnly) {
-  parallel::CheckConfig config{.seed = 1};
+  parallel::CheckOptions config{.seed = 1};
   parallel::ScheduleStats failed;
   failed.scheduler = parallel::Scheduler::preemption_bounded;
   failed.preemptions = 1;

@@ -359,7 +359,8 @@ struct SetSpec {
     const bool member = ((m.members >> c.value) & 1U) != 0;
     const bool want = c.insert ? !member : member;
     if (got == want) return std::nullopt;
-    return st::Violation{"set.answer", merilo_describe(c) + " answered " + (got ? "true" : "false")};
+    return st::Violation{"set.answer",
+                         merilo_describe(c) + " answered " + (got ? "true" : "false")};
   }
   MaybeViolation finish(sut_type&) const { return std::nullopt; }
   void teardown(sut_type&) const {}
@@ -414,7 +415,9 @@ struct QueueSpec {
   bool racy = false;
 
   Fill initial() const { return {}; }
-  st::Gen<QOp> command(const Fill&) const { return st::element_of<QOp>({QOp::push, QOp::push, QOp::pop}); }
+  st::Gen<QOp> command(const Fill&) const {
+    return st::element_of<QOp>({QOp::push, QOp::push, QOp::pop});
+  }
   st::Admission precondition(const Fill&, QOp) const { return st::Admission::admit; }
   Fill next_model(const Fill& m, QOp op) const {
     if (op == QOp::push) return m.size < PairQueue::kCapacity ? Fill{m.size + 1} : m;
@@ -427,10 +430,11 @@ struct QueueSpec {
   }
   std::int64_t run(sut_type& q, QOp op) const { return op == QOp::push ? q->push() : q->pop(); }
   MaybeViolation postcondition(const Fill& m, QOp op, std::int64_t got) const {
-    const std::int64_t want = op == QOp::push ? (m.size < PairQueue::kCapacity ? 1 : 0)
-                                              : (m.size > 0 ? 1 : 0);
+    const std::int64_t want =
+        op == QOp::push ? (m.size < PairQueue::kCapacity ? 1 : 0) : (m.size > 0 ? 1 : 0);
     if (got == want) return std::nullopt;
-    return st::Violation{"queue.answer", std::string(name(op)) + " answered " + std::to_string(got)};
+    return st::Violation{"queue.answer",
+                         std::string(name(op)) + " answered " + std::to_string(got)};
   }
   MaybeViolation finish(sut_type&) const { return std::nullopt; }
   void teardown(sut_type&) const {}

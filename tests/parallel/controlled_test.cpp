@@ -125,10 +125,10 @@ TEST(Controlled, APinnedScheduleReplaysBitForBit) {
 
 TEST(Controlled, AMalformedOrStalePinIsAUsageError) {
   const controlled::CounterSpec spec{.racy = true};
-  for (const char* bad : {"", "p1", "p1:1:0:2:6:4::0/1", "p2:1:0:2:6:4::0/1:01",
-                          "p1:x:0:2:6:4::0/1:01", "p1:1:0:9:6:4::0/1:01", "p1:1:0:2:6:4::0/1:05",
-                          "p1:1:0:2:6:4::0.a/1:01", "p1:1:0:2:6:4::0//1:01",
-                          "p1:1:0:2:6:4::0/1/2/3:01", "p1:1:0:2:6:99::0/1:01"}) {
+  for (const char* bad :
+       {"", "p1", "p1:1:0:2:6:4::0/1", "p2:1:0:2:6:4::0/1:01", "p1:x:0:2:6:4::0/1:01",
+        "p1:1:0:9:6:4::0/1:01", "p1:1:0:2:6:4::0/1:05", "p1:1:0:2:6:4::0.a/1:01",
+        "p1:1:0:2:6:4::0//1:01", "p1:1:0:2:6:4::0/1/2/3:01", "p1:1:0:2:6:99::0/1:01"}) {
     const auto r = parallel::replay(spec, bad);
     EXPECT_FALSE(r.error.empty()) << bad;
     EXPECT_FALSE(r.failure.has_value()) << bad;
@@ -139,7 +139,8 @@ TEST(Controlled, AMalformedOrStalePinIsAUsageError) {
 }
 
 TEST(Controlled, TheFixedCounterPassesWithEveryScheduleOfTwoPreemptionsChecked) {
-  const auto r = parallel::check(controlled::CounterSpec{.racy = false}, {.seed = 1, .test_count = 20});
+  const auto r =
+      parallel::check(controlled::CounterSpec{.racy = false}, {.seed = 1, .test_count = 20});
   ASSERT_TRUE(r.ok()) << (r.failure ? parallel::report(*r.failure) : r.error);
   EXPECT_EQ(r.bounded_cases, 20U);
   EXPECT_EQ(r.rounds_done, 3U);  // bounds 0, 1 and 2 complete in every case
@@ -165,8 +166,8 @@ TEST(Controlled, ALockOrderDeadlockIsAVerdictWithWhoHoldsWhat) {
 }
 
 TEST(Controlled, WaitsPassWhetherTheySpinYieldOrBlock) {
-  for (auto wait : {controlled::Wait::spin, controlled::Wait::spin_yield,
-                    controlled::Wait::condition}) {
+  for (auto wait :
+       {controlled::Wait::spin, controlled::Wait::spin_yield, controlled::Wait::condition}) {
     const auto r = parallel::check(controlled::MeetSpec{.wait = wait},
                                    {.seed = 1, .test_count = 5, .max_prefix = 0, .max_branch = 1});
     EXPECT_TRUE(r.ok()) << static_cast<int>(wait) << ": "
@@ -175,9 +176,9 @@ TEST(Controlled, WaitsPassWhetherTheySpinYieldOrBlock) {
 }
 
 TEST(Controlled, ALostNotifyIsADeadlock) {
-  const auto r =
-      parallel::check(controlled::MeetSpec{.wait = controlled::Wait::condition, .lose_notify = true},
-                      {.seed = 1, .test_count = 5, .max_prefix = 0, .max_branch = 1});
+  const auto r = parallel::check(
+      controlled::MeetSpec{.wait = controlled::Wait::condition, .lose_notify = true},
+      {.seed = 1, .test_count = 5, .max_prefix = 0, .max_branch = 1});
   ASSERT_TRUE(r.failure.has_value());
   EXPECT_EQ(r.failure->violation.tag, parallel::kDeadlockTag) << parallel::report(*r.failure);
   EXPECT_NE(r.failure->violation.detail.find("condition_variable wait"), std::string::npos);
@@ -200,7 +201,8 @@ TEST(Controlled, ATornSeqlockReadIsFoundAndItsFixPasses) {
   EXPECT_EQ(f.violation.tag, parallel::kNotLinearizableTag) << parallel::report(f);
   EXPECT_EQ(f.scheduling.preemptions, 1U) << parallel::report(f);
   EXPECT_EQ(f.scheduling.rounds_done, 1U);  // no schedule without a preemption fails
-  const auto ok = parallel::check(controlled::SeqSpec{.torn = false}, {.seed = 1, .test_count = 20});
+  const auto ok =
+      parallel::check(controlled::SeqSpec{.torn = false}, {.seed = 1, .test_count = 20});
   EXPECT_TRUE(ok.ok()) << (ok.failure ? parallel::report(*ok.failure) : ok.error);
 }
 
@@ -234,7 +236,8 @@ TEST(Controlled, ADoubleInsertIsFoundAndShrunkToTwoInsertsOfOneValue) {
   EXPECT_TRUE(f.shrunk.prefix.empty()) << parallel::report(f);
   EXPECT_EQ(f.shrunk.branches[0].size() + f.shrunk.branches[1].size(), 2U) << parallel::report(f);
   EXPECT_EQ(f.shrunk.branches[0][0], f.shrunk.branches[1][0]) << parallel::report(f);
-  EXPECT_TRUE(parallel::check(controlled::SetSpec{.racy = false}, {.seed = 1, .test_count = 20}).ok());
+  EXPECT_TRUE(
+      parallel::check(controlled::SetSpec{.racy = false}, {.seed = 1, .test_count = 20}).ok());
 }
 
 TEST(Controlled, AQueueOverCapacityIsFoundWithThreeCalls) {
@@ -256,8 +259,8 @@ TEST(Controlled, PctAndRandomSchedulersFindTheLostUpdate) {
     ASSERT_TRUE(r.failure.has_value()) << name(s);
     EXPECT_EQ(r.failure->scheduling.scheduler, s);
     EXPECT_TRUE(least_two_calls(r.failure->shrunk)) << parallel::report(*r.failure);
-    const auto again = parallel::replay(controlled::CounterSpec{.racy = true},
-                                        parallel::pin_token(*r.failure));
+    const auto again =
+        parallel::replay(controlled::CounterSpec{.racy = true}, parallel::pin_token(*r.failure));
     EXPECT_TRUE(again.failure.has_value()) << name(s);
   }
 }
@@ -297,8 +300,8 @@ TEST(Controlled, AutomaticRunsAStdOnlySystemUnderStress) {
   // Each case ran for stress_time, at least repeat = 3 executions (the
   // probing controlled execution included).
   EXPECT_GE(r.executions, 30U);
-  const auto none = parallel::check(probe::Spec{}, {.seed = 1, .test_count = 10,
-                                                    .stress_time = std::chrono::nanoseconds(0)});
+  const auto none = parallel::check(
+      probe::Spec{}, {.seed = 1, .test_count = 10, .stress_time = std::chrono::nanoseconds(0)});
   EXPECT_EQ(none.executions, 30U);
 }
 

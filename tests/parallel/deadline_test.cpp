@@ -78,7 +78,7 @@ TEST(ParallelDeadline, ARunThatNeverReturnsInTheDrawnCasesRaceTimesOut) {
   probe::Spec spec;
   Trap trap;
   trap.on_run(spec, Op::read);
-  const parallel::CheckConfig config{
+  const parallel::CheckOptions config{
       .seed = 2, .max_prefix = 0, .max_shrinks = 0, .repeat = 1, .deadline = kShort};
   const auto drawn = parallel::generate_case(spec, config, 0).drawn;
   std::vector<std::size_t> reading;
@@ -109,7 +109,7 @@ TEST(ParallelDeadline, ARunThatNeverReturnsInThePrefixTimesOutInThePrefix) {
   probe::Spec spec;
   Trap trap;
   trap.on_run(spec, Op::read);
-  parallel::CheckConfig config = probe::with_read_in_prefix({.max_shrinks = 0, .repeat = 1});
+  parallel::CheckOptions config = probe::with_read_in_prefix({.max_shrinks = 0, .repeat = 1});
   config.deadline = kShort;
   const auto drawn = parallel::generate_case(spec, config, 0).drawn;
   const auto r = parallel::check(spec, config);

@@ -62,7 +62,7 @@ TEST(ParallelGenerate, EveryCaseIsAdmittedInEveryInterleavingOfItsBranches) {
   const probe::Spec spec;
   std::size_t takes = 0;
   for (std::size_t branches : {2U, 3U}) {
-    const parallel::CheckConfig config{.seed = 11, .branches = branches};
+    const parallel::CheckOptions config{.seed = 11, .branches = branches};
     for (std::size_t run = 0; run < 300; ++run) {
       const auto g = parallel::generate_case(spec, config, run);
       ASSERT_TRUE(g.error.empty()) << g.error;
@@ -79,7 +79,7 @@ TEST(ParallelGenerate, EveryCaseIsAdmittedInEveryInterleavingOfItsBranches) {
 
 TEST(ParallelGenerate, TheSameSeedAndRunDrawTheSameCase) {
   const probe::Spec spec;
-  const parallel::CheckConfig config{.seed = 5, .branches = 3};
+  const parallel::CheckOptions config{.seed = 5, .branches = 3};
   std::size_t differing = 0;
   for (std::size_t run = 0; run < 50; ++run) {
     const auto a = parallel::generate_case(spec, config, run);
@@ -93,7 +93,7 @@ TEST(ParallelGenerate, TheSameSeedAndRunDrawTheSameCase) {
 TEST(ParallelGenerate, GenerateCaseReproducesTheCaseOfAFailingRun) {
   probe::Spec spec;
   spec.hooks->in_finish = [] { return merilo::statem::Violation{"probe.finish", "always"}; };
-  const parallel::CheckConfig config{.seed = 99, .test_count = 5, .max_shrinks = 0};
+  const parallel::CheckOptions config{.seed = 99, .test_count = 5, .max_shrinks = 0};
   for (std::size_t run : {0U, 3U, 17U}) {
     const auto r = parallel::check_run(spec, config, run);
     ASSERT_TRUE(r.failure.has_value());
@@ -138,7 +138,7 @@ TEST(ParallelGenerate, BranchCountAndLengthAreClamped) {
 TEST(ParallelGenerate, BranchesWithTooManyInterleavingsAreTrimmed) {
   probe::Spec spec;
   spec.hooks->only_adds = true;
-  const parallel::CheckConfig config{.seed = 8, .branches = 3, .max_branch = 6};
+  const parallel::CheckOptions config{.seed = 8, .branches = 3, .max_branch = 6};
   std::size_t near_cap = 0;
   for (std::size_t run = 0; run < 200; ++run) {
     const auto g = parallel::generate_case(spec, config, run);

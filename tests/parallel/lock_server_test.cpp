@@ -25,8 +25,8 @@ TEST(LockServerParallel, TheRealHolderPassesEveryScheduleOfTwoPreemptions) {
 
 TEST(LockServerParallel, TheRacyHolderLosesAWriteAtEverySeedAndShrinksToTwoAcquires) {
   const std::size_t least = examples::expect_found_at_every_seed(
-      parallel::machine_spec(LockBinding<mutex::RacyLockService>{}),
-      parallel::kNotLinearizableTag, [](const auto& f) {
+      parallel::machine_spec(LockBinding<mutex::RacyLockService>{}), parallel::kNotLinearizableTag,
+      [](const auto& f) {
         // Every failure is a lost write-back of the machine. The least case
         // is an acquire per branch and nothing else, both granted, with one
         // preemption. Where the shrinker stops short of it (it deletes calls

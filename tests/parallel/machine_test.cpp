@@ -77,8 +77,9 @@ struct Binding {
 TEST(ParallelMachine, AHolderThatAnswersAsTheMachinePassesAndFinishAndTeardownAreCalled) {
   Binding b;
   const auto counters = b.counters;
-  const auto r = parallel::check(parallel::machine_spec(b),
-                                 {.seed = 4, .test_count = 20, .scheduler = parallel::Scheduler::os});
+  const auto r =
+      parallel::check(parallel::machine_spec(b),
+                      {.seed = 4, .test_count = 20, .scheduler = parallel::Scheduler::os});
   EXPECT_TRUE(r.ok()) << (r.failure ? parallel::report(*r.failure) : r.error);
   EXPECT_EQ(counters->finished.load(), 60);  // 20 runs, repeat 3
   EXPECT_EQ(counters->torn_down.load(), 60);
@@ -89,7 +90,7 @@ TEST(ParallelMachine, AWrongAnswerInThePrefixIsAMachineResponseViolation) {
   b.deny_all = true;
   b.acquires_only = true;
   const auto spec = parallel::machine_spec(b);
-  const parallel::CheckConfig config{.seed = 4};
+  const parallel::CheckOptions config{.seed = 4};
   std::size_t run = 0;  // the first run whose case starts with a prefix
   while (parallel::generate_case(spec, config, run).drawn.prefix.empty()) ++run;
   const auto r = parallel::check_run(spec, config, run);

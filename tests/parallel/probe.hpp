@@ -153,7 +153,7 @@ struct Spec {
 /// `config` with the first seed whose run 0 draws a prefix holding a
 /// `read` (found with generate_case, so a test does not hang on one
 /// seed's draw).
-inline merilo::parallel::CheckConfig with_read_in_prefix(merilo::parallel::CheckConfig config) {
+inline merilo::parallel::CheckOptions with_read_in_prefix(merilo::parallel::CheckOptions config) {
   Spec spec;
   for (std::uint64_t seed = 1;; ++seed) {
     config.seed = seed;

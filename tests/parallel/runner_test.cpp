@@ -218,8 +218,10 @@ TEST(ParallelRunner, RepeatRunsACaseSeveralTimesBeforeItPasses) {
   };
   probe::Spec twice;
   failing_third(twice);
-  EXPECT_TRUE(parallel::check(
-      twice, {.seed = 5, .test_count = 1, .scheduler = parallel::Scheduler::os, .repeat = 2}).ok());
+  EXPECT_TRUE(
+      parallel::check(
+          twice, {.seed = 5, .test_count = 1, .scheduler = parallel::Scheduler::os, .repeat = 2})
+          .ok());
   probe::Spec thrice;
   failing_third(thrice);
   const auto r = parallel::check(
@@ -280,7 +282,7 @@ TEST(ParallelRunner, CheckRunOfTheLastRunIndexRunsIt) {
 
 TEST(ParallelRunner, UsageErrorsNameTheFieldAndRunNothing) {
   probe::Spec spec;
-  const auto expect_error = [&](const parallel::CheckConfig& config, const std::string& field) {
+  const auto expect_error = [&](const parallel::CheckOptions& config, const std::string& field) {
     const auto r = parallel::check(spec, config);
     EXPECT_NE(r.error.find(field), std::string::npos) << r.error;
     EXPECT_FALSE(r.failure.has_value());
@@ -294,7 +296,7 @@ TEST(ParallelRunner, UsageErrorsNameTheFieldAndRunNothing) {
   expect_error({.seed = 1, .search_budget = 0}, "Config::search_budget");
   // 2^40 ran for minutes and took half a gigabyte before this limit.
   expect_error({.seed = 1, .max_prefix = std::size_t{1} << 40},
-               "CheckConfig::max_prefix is 1099511627776, above the limit of 10000");
+               "CheckOptions::max_prefix is 1099511627776, above the limit of 10000");
   EXPECT_NE(parallel::generate_case(spec, {}, 0).error.find("Config::seed"), std::string::npos);
   EXPECT_EQ(spec.hooks->built.load(), 0);
 }

@@ -58,15 +58,13 @@ TEST(ParallelShrink, NeighbouringPrefixCommandsAreDeletedInPairsAfterSingleDelet
   // changes the state the race starts from: only the pair can go.
   const Case c{.prefix = {1, 2, 3}, .branches = {{4}, {5}}};
   const std::vector<Case> want = {
-      {{1, 2, 3}, {{4, 5}}},       // merge
-      {{1, 2, 3}, {{5}}},          // delete 4
-      {{1, 2, 3}, {{4}}},          // delete 5
-      {{2, 3}, {{4}, {5}}},        // delete one prefix command
-      {{1, 3}, {{4}, {5}}},
-      {{1, 2}, {{4}, {5}}},
-      {{3}, {{4}, {5}}},           // delete two neighbouring prefix commands
-      {{1}, {{4}, {5}}},
-      {{1, 2, 3, 4}, {{5}}},       // move a branch head into the prefix
+      {{1, 2, 3}, {{4, 5}}},  // merge
+      {{1, 2, 3}, {{5}}},     // delete 4
+      {{1, 2, 3}, {{4}}},     // delete 5
+      {{2, 3}, {{4}, {5}}},   // delete one prefix command
+      {{1, 3}, {{4}, {5}}},  {{1, 2}, {{4}, {5}}},
+      {{3}, {{4}, {5}}},                             // delete two neighbouring prefix commands
+      {{1}, {{4}, {5}}},     {{1, 2, 3, 4}, {{5}}},  // move a branch head into the prefix
       {{1, 2, 3, 5}, {{4}}},
   };
   EXPECT_EQ(parallel::shrink_candidates(c), want);
@@ -81,14 +79,11 @@ TEST(ParallelShrink, NeighbouringBranchCommandsAreDeletedInPairsAfterThePrefixPa
   const std::vector<Case> want = {
       {{1}, {{2, 3, 4, 5, 6}}},  // merge
       {{1}, {{3, 4, 5, 6}}},     // delete one command from a branch
-      {{1}, {{2}, {4, 5, 6}}},
-      {{1}, {{2}, {3, 5, 6}}},
-      {{1}, {{2}, {3, 4, 6}}},
-      {{1}, {{2}, {3, 4, 5}}},
+      {{1}, {{2}, {4, 5, 6}}},    {{1}, {{2}, {3, 5, 6}}},
+      {{1}, {{2}, {3, 4, 6}}},    {{1}, {{2}, {3, 4, 5}}},
       {{}, {{2}, {3, 4, 5, 6}}},  // delete the prefix command
       {{1}, {{2}, {5, 6}}},       // delete two neighbouring branch commands
-      {{1}, {{2}, {3, 6}}},
-      {{1}, {{2}, {3, 4}}},
+      {{1}, {{2}, {3, 6}}},       {{1}, {{2}, {3, 4}}},
       {{1, 2}, {{3, 4, 5, 6}}},  // move a branch head into the prefix
       {{1, 3}, {{2}, {4, 5, 6}}},
   };

@@ -104,7 +104,8 @@ struct LatchSpec {
 TEST(ParallelStress, AStdOnlyLostUpdateIsFoundUnderStress) {
   std::size_t found = 0;
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-    const auto r = parallel::check(StdCounterSpec{}, {.seed = seed, .scheduler = parallel::Scheduler::stress});
+    const auto r =
+        parallel::check(StdCounterSpec{}, {.seed = seed, .scheduler = parallel::Scheduler::stress});
     ASSERT_TRUE(r.error.empty()) << r.error;
     if (!r.failure) continue;
     ++found;
@@ -123,9 +124,9 @@ TEST(ParallelStress, AStdOnlyLostUpdateIsFoundUnderStress) {
 }
 
 TEST(ParallelStress, TheFixedStdCounterPassesUnderStress) {
-  const auto r = parallel::check(StdCounterSpec{.racy = false},
-                                 {.seed = 1, .test_count = 10,
-                                  .scheduler = parallel::Scheduler::stress});
+  const auto r =
+      parallel::check(StdCounterSpec{.racy = false},
+                      {.seed = 1, .test_count = 10, .scheduler = parallel::Scheduler::stress});
   EXPECT_TRUE(r.ok()) << (r.failure ? parallel::report(*r.failure) : r.error);
   EXPECT_EQ(r.free_cases, 10U);
   EXPECT_GT(r.executions, 30U);  // more than repeat: the cases ran for stress_time
@@ -150,9 +151,11 @@ struct RelaxedRegisterSpec {
 
   Value initial() const { return {}; }
   st::Gen<RegOp> command(const Value&) const {
-    return st::frequency<RegOp>(
-        {{1, st::map(st::integer<std::int64_t>(1, 1000), [](std::int64_t v) { return RegOp{true, v}; })},
-         {1, st::just(RegOp{false, 0})}});
+    return st::frequency<RegOp>({{1, st::map(st::integer<std::int64_t>(1, 1000),
+                                             [](std::int64_t v) {
+                                               return RegOp{true, v};
+                                             })},
+                                 {1, st::just(RegOp{false, 0})}});
   }
   st::Admission precondition(const Value&, const RegOp&) const { return st::Admission::admit; }
   Value next_model(const Value& m, const RegOp& op) const { return op.write ? Value{op.v} : m; }
@@ -181,9 +184,9 @@ struct RelaxedRegisterSpec {
 TEST(ParallelStress, ARelaxedAtomicRegisterIsNeverJudgedByAWriteStillInTheStoreBuffer) {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
-    const auto r = parallel::check(RelaxedRegisterSpec{},
-                                   {.seed = seed, .test_count = 40,
-                                    .scheduler = parallel::Scheduler::stress});
+    const auto r =
+        parallel::check(RelaxedRegisterSpec{},
+                        {.seed = seed, .test_count = 40, .scheduler = parallel::Scheduler::stress});
     ASSERT_TRUE(r.error.empty()) << r.error;
     EXPECT_FALSE(r.failure.has_value()) << parallel::report(*r.failure);
     EXPECT_EQ(r.free_cases, 40U);
@@ -219,7 +222,8 @@ TEST(ParallelStress, ShrinkingStopsOnceTooManyThreadsWereAbandoned) {
 }
 
 TEST(ParallelStress, NegativeBudgetsAreUsageErrors) {
-  const auto r = parallel::check(StdCounterSpec{}, {.seed = 1, .stress_time = std::chrono::nanoseconds(-1)});
+  const auto r =
+      parallel::check(StdCounterSpec{}, {.seed = 1, .stress_time = std::chrono::nanoseconds(-1)});
   EXPECT_NE(r.error.find("stress_time"), std::string::npos) << r.error;
 }
 

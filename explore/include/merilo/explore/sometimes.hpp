@@ -59,9 +59,10 @@ struct Sometimes {
   /// `[](const System& s) { return s.committed() > 0; }`.
   template <class F>
   requires std::is_empty_v<F> && std::default_initializable<F> &&
-      std::convertible_to<std::invoke_result_t<const F&, const S&>, bool>
-  constexpr Sometimes(std::string_view name_, F)
-      : name(name_), holds([](const S& s) -> bool { return F{}(s); }) {}
+      std::convertible_to < std::invoke_result_t<const F&, const S&>,
+  bool > constexpr Sometimes(std::string_view name_, F)
+      : name(name_),
+  holds([](const S& s) -> bool { return F{}(s); }) {}
 
   /// How the summary line and results name it. Non-empty, unique, and
   /// alive as long as the system (a string literal).

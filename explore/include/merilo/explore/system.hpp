@@ -242,9 +242,10 @@ constexpr void check_system() {
   if constexpr (HasSometimes<S>) {
     using Listed = std::remove_cvref_t<
         std::ranges::range_reference_t<decltype(std::declval<const S&>().sometimes())>>;
-    static_assert(requires { typename sometimes_subject<Listed>::type; },
-                  "merilo: sometimes() must list merilo::explore::Sometimes<System> values (a "
-                  "name and a predicate each; see merilo/explore/sometimes.hpp)");
+    static_assert(
+        requires { typename sometimes_subject<Listed>::type; },
+        "merilo: sometimes() must list merilo::explore::Sometimes<System> values (a "
+        "name and a predicate each; see merilo/explore/sometimes.hpp)");
     if constexpr (requires { typename sometimes_subject<Listed>::type; }) {
       static_assert(std::derived_from<S, typename sometimes_subject<Listed>::type>,
                     "merilo: sometimes() lists Sometimes<B> for a B that is neither the system "

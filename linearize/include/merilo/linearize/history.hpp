@@ -153,7 +153,7 @@ struct Operation {
 /// two-argument form. A spec without that form leaves the model as it is
 /// then; `check_history` refuses such an operation before it steps one.
 template <class S, class M, class C, class R>
-  requires SpecFor<S, M, C, R>
+requires SpecFor<S, M, C, R>
 [[nodiscard]] M advance(const S& spec, const M& model, const Operation<C, R>& o) {
   if (o.response) return advance(spec, model, o.command, *o.response, o.process);
   if constexpr (StepsOnCommand<S, M, C>) {

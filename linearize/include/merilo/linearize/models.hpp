@@ -336,8 +336,8 @@ struct BagCmd {
   /// What the call does.
   enum class Kind : std::uint8_t { add, remove };
   Kind kind = Kind::remove;  ///< add or remove.
-  std::int64_t value = 0;  ///< add: the value.
-  std::string key;         ///< Independent bags per key ("" = the one bag).
+  std::int64_t value = 0;    ///< add: the value.
+  std::string key;           ///< Independent bags per key ("" = the one bag).
   /// The same call.
   friend bool operator==(const BagCmd&, const BagCmd&) = default;
 };

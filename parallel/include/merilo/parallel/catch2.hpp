@@ -34,7 +34,7 @@ namespace merilo::with_catch2 {
 template <class S>
 requires parallel::Spec<std::remove_cvref_t<S>>
     parallel::CheckResult<parallel::command_t<S>, parallel::response_t<S>> parallel_check(
-        S&& spec, const parallel::CheckConfig& config, const char* file = __builtin_FILE(),
+        S&& spec, const parallel::CheckOptions& config, const char* file = __builtin_FILE(),
         int line = __builtin_LINE()) {
   auto r = parallel::check(std::forward<S>(spec), config);
   const std::string failure = parallel::detail::glue_failure<S>(
@@ -49,10 +49,10 @@ requires parallel::Spec<std::remove_cvref_t<S>>
 template <class S>
 requires parallel::Spec<std::remove_cvref_t<S>>
 void expect_parallel_replay_ok(S&& spec, std::string_view token,
-                               const parallel::CheckConfig& config = {},
+                               const parallel::CheckOptions& config = {},
                                const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  const std::string failure =
-      parallel::detail::replay_failure(parallel::replay(std::forward<S>(spec), token, config), token);
+  const std::string failure = parallel::detail::replay_failure(
+      parallel::replay(std::forward<S>(spec), token, config), token);
   if (!failure.empty()) core::with_catch2::fail_at(file, line, failure);
 }
 

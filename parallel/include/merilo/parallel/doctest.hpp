@@ -34,11 +34,12 @@ namespace merilo::with_doctest {
 template <class S>
 requires parallel::Spec<std::remove_cvref_t<S>>
     parallel::CheckResult<parallel::command_t<S>, parallel::response_t<S>> parallel_check(
-        S&& spec, const parallel::CheckConfig& config, const char* file = __builtin_FILE(),
+        S&& spec, const parallel::CheckOptions& config, const char* file = __builtin_FILE(),
         int line = __builtin_LINE()) {
   auto r = parallel::check(std::forward<S>(spec), config);
   const std::string failure = parallel::detail::glue_failure<S>(
-      r, {.gtest = false, .glue_namespace = "merilo::with_doctest"}, core::with_doctest::test_name());
+      r, {.gtest = false, .glue_namespace = "merilo::with_doctest"},
+      core::with_doctest::test_name());
   if (!failure.empty()) core::with_doctest::fail_at(file, line, failure);
   return r;
 }
@@ -49,10 +50,10 @@ requires parallel::Spec<std::remove_cvref_t<S>>
 template <class S>
 requires parallel::Spec<std::remove_cvref_t<S>>
 void expect_parallel_replay_ok(S&& spec, std::string_view token,
-                               const parallel::CheckConfig& config = {},
+                               const parallel::CheckOptions& config = {},
                                const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  const std::string failure =
-      parallel::detail::replay_failure(parallel::replay(std::forward<S>(spec), token, config), token);
+  const std::string failure = parallel::detail::replay_failure(
+      parallel::replay(std::forward<S>(spec), token, config), token);
   if (!failure.empty()) core::with_doctest::fail_at(file, line, failure);
 }
 

@@ -75,7 +75,7 @@ struct ScheduleStats {
   /// Rounds completed: every schedule with at most `rounds_done - 1`
   /// preemptions was run (0: none).
   std::size_t rounds_done = 0;
-  bool budget_spent = false;  ///< `CheckConfig::schedules` ran out first.
+  bool budget_spent = false;  ///< `CheckOptions::schedules` ran out first.
   /// The failing schedule: the branch chosen at each decision (a point
   /// where two or more branches could run), without the trailing choices
   /// that the default (the running branch goes on) makes anyway.

@@ -41,7 +41,7 @@
 // `statem.no_race`: preconditions that admit no concurrent pair are
 // reported, never passed.
 //
-// NOTE: who decides the interleaving is `CheckConfig::scheduler`. With the
+// NOTE: who decides the interleaving is `CheckOptions::scheduler`. With the
 // default (`automatic`), a system written against merilo::sync (sync.hpp)
 // is run one thread at a time and its schedules are searched in order of
 // preemption count, so a race is found, shrunk and pinned deterministically
@@ -92,7 +92,7 @@ using response_t = typename std::remove_cvref_t<S>::response_type;
 /// What `check` and `check_run` found.
 template <class Cmd, class Resp>
 struct CheckResult {
-  /// A usage error ("CheckConfig::seed is required", ...). When set nothing ran.
+  /// A usage error ("CheckOptions::seed is required", ...). When set nothing ran.
   std::string error;
   /// Runs drawn (the failing one included).
   std::size_t runs = 0;
@@ -128,21 +128,21 @@ struct Generated {
 /// failing one.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] CheckResult<command_t<S>, response_t<S>> check(S&& spec, const CheckConfig& config);
+[[nodiscard]] CheckResult<command_t<S>, response_t<S>> check(S&& spec, const CheckOptions& config);
 
 /// Runs run `run` of the check `config` describes, alone (and shrinks it if
 /// it fails): the same case as in `check`. The race may go differently.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] CheckResult<command_t<S>, response_t<S>> check_run(S&& spec,
-                                                                 const CheckConfig& config,
+                                                                 const CheckOptions& config,
                                                                  std::size_t run);
 
 /// The case run `run` draws, without building a system or starting a
 /// thread. Equal to that run's `Failure::original`.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] Generated<command_t<S>> generate_case(S&& spec, const CheckConfig& config,
+[[nodiscard]] Generated<command_t<S>> generate_case(S&& spec, const CheckOptions& config,
                                                     std::size_t run);
 
 /// Runs the case and schedule a failure's `pin_token` names, once (a
@@ -155,13 +155,13 @@ requires Spec<std::remove_cvref_t<S>>
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] CheckResult<command_t<S>, response_t<S>> replay(S&& spec, std::string_view token,
-                                                              const CheckConfig& config = {});
+                                                              const CheckOptions& config = {});
 
 namespace detail {
 /// The usage error of `config` ("" when it is usable).
-[[nodiscard]] std::string config_error(const CheckConfig& config);
+[[nodiscard]] std::string config_error(const CheckOptions& config);
 /// `config` with `branches` and `max_branch` clamped.
-[[nodiscard]] CheckConfig clamped(const CheckConfig& config);
+[[nodiscard]] CheckOptions clamped(const CheckOptions& config);
 }  // namespace detail
 
 }  // namespace merilo::parallel

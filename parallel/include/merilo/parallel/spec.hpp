@@ -10,7 +10,7 @@
 //
 // A `Case` is a sequential `prefix` (it sets the system up, call by call)
 // followed by `branches`, each a list of commands that one thread runs
-// while the others run theirs. `CheckConfig` says how many cases to draw and
+// while the others run theirs. `CheckOptions` says how many cases to draw and
 // how big they may be.
 //
 // Example (a counter shared by the threads):
@@ -78,12 +78,12 @@
 #ifndef MERILO_PARALLEL_SPEC_HPP
 #define MERILO_PARALLEL_SPEC_HPP
 
-#include <chrono>       // CheckConfig::deadline
+#include <chrono>       // CheckOptions::deadline
 #include <concepts>     // the Spec concept
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint64_t
-#include <functional>   // CheckConfig::shrink_stop
-#include <optional>     // MaybeViolation, CheckConfig::seed
+#include <functional>   // CheckOptions::shrink_stop
+#include <optional>     // MaybeViolation, CheckOptions::seed
 #include <string_view>  // tag constants
 #include <vector>       // Case
 
@@ -100,16 +100,16 @@ using statem::MaybeViolation;
 
 /// The branches' histories have no order the model allows.
 inline constexpr std::string_view kNotLinearizableTag = "statem.not_linearizable";
-/// The checker spent `CheckConfig::search_budget` before deciding (a failure,
+/// The checker spent `CheckOptions::search_budget` before deciding (a failure,
 /// never a pass).
 inline constexpr std::string_view kUndecidedTag = "statem.undecided";
 /// A branch, a prefix call or `finish` was still running when
-/// `CheckConfig::deadline` passed.
+/// `CheckOptions::deadline` passed.
 inline constexpr std::string_view kTimeoutTag = "statem.timeout";
 /// Under a controlled scheduler, every unfinished branch was blocked.
 inline constexpr std::string_view kDeadlockTag = "statem.deadlock";
 /// Under a controlled scheduler, an execution reached
-/// `CheckConfig::max_steps` scheduling points.
+/// `CheckOptions::max_steps` scheduling points.
 inline constexpr std::string_view kLivelockTag = "statem.livelock";
 /// Under a controlled scheduler, the same schedule made the system take
 /// other decisions: it depends on something merilo does not control.
@@ -130,7 +130,7 @@ inline constexpr std::size_t kMaxBranches = 3;
 /// `command(model, caller)` are given for the prefix's calls (branches are
 /// 0, 1, 2): one past the last branch, so it is never a branch's.
 inline constexpr linearize::Caller kPrefixCaller = kMaxBranches;
-/// `CheckConfig::max_branch` is clamped into [kMinBranchLength, kMaxBranchLength].
+/// `CheckOptions::max_branch` is clamped into [kMinBranchLength, kMaxBranchLength].
 inline constexpr std::size_t kMinBranchLength = 1;
 /// See `kMinBranchLength`.
 inline constexpr std::size_t kMaxBranchLength = 6;
@@ -139,7 +139,7 @@ inline constexpr std::size_t kMaxBranchLength = 6;
 inline constexpr std::size_t kMaxInterleavings = 10'000;
 /// Redraws of the branches after the first draw, before trimming.
 inline constexpr std::size_t kMaxRedraws = 8;
-/// The largest `CheckConfig::max_prefix` a check accepts (each prefix call
+/// The largest `CheckOptions::max_prefix` a check accepts (each prefix call
 /// is a hand-off to a runner thread; a longer prefix is a usage error).
 inline constexpr std::size_t kMaxPrefixLimit = 10'000;
 
@@ -217,8 +217,9 @@ concept Spec = requires {
                 S& s, const typename S::model_type& m, const typename S::command_type& c,
                 const typename S::response_type& r, typename S::sut_type& sut) {
   { s.initial() } -> std::convertible_to<typename S::model_type>;
-  requires DrawsPerBranch<S> ||
-      requires { { s.command(m) } -> std::convertible_to<statem::Gen<typename S::command_type>>; };
+  requires DrawsPerBranch<S> || requires {
+    { s.command(m) } -> std::convertible_to<statem::Gen<typename S::command_type>>;
+  };
   { s.precondition(m, c) } -> std::same_as<statem::Admission>;
   requires StepsOnCommand<S> || StepsOnResponse<S> || StepsOnCaller<S>;
   { s.new_sut() } -> std::convertible_to<typename S::sut_type>;
@@ -247,17 +248,17 @@ enum class Scheduler : std::uint8_t {
   /// reached a merilo::sync operation; `stress` for one that did not.
   automatic,
   /// Every schedule with 0 preemptions, then 1, ... up to
-  /// `CheckConfig::preemption_bound` (CHESS): the first failing schedule
-  /// has the fewest preemptions. At most `CheckConfig::schedules` per case.
+  /// `CheckOptions::preemption_bound` (CHESS): the first failing schedule
+  /// has the fewest preemptions. At most `CheckOptions::schedules` per case.
   preemption_bounded,
-  /// `CheckConfig::schedules` schedules per case, each a PCT draw
+  /// `CheckOptions::schedules` schedules per case, each a PCT draw
   /// (random priorities with `pct_depth - 1` change points).
   pct,
-  /// `CheckConfig::schedules` schedules per case, each choice uniform.
+  /// `CheckOptions::schedules` schedules per case, each choice uniform.
   random,
   /// No control, built to race: the threads are released together and
   /// wait a short random time before each call; a case runs until
-  /// `CheckConfig::stress_time` has passed (at least `repeat` executions).
+  /// `CheckOptions::stress_time` has passed (at least `repeat` executions).
   /// For systems that cannot use merilo::sync (third-party code, system
   /// calls).
   stress,
@@ -342,10 +343,8 @@ struct CheckOptions {
 };
 
 /// The old name of `CheckOptions` (every component's settings are
-/// `<EntryPoint>Options`; docs/design/one-vocabulary.md). NOTE: not yet
-/// `[[deprecated]]`: parallel's own code still says `CheckConfig`, and the
-/// attribute goes on when those uses are renamed.
-using CheckConfig = CheckOptions;
+/// `<EntryPoint>Options`; docs/design/one-vocabulary.md).
+using CheckConfig [[deprecated("use merilo::parallel::CheckOptions")]] = CheckOptions;
 
 }  // namespace merilo::parallel
 

@@ -181,22 +181,25 @@ class atomic {
   }
   /// std::atomic::fetch_and (integral T).
   template <class D = T>
-  requires std::is_integral_v<D> T fetch_and(T arg, std::memory_order order =
-                                                        std::memory_order_seq_cst) noexcept {
+  requires std::is_integral_v<D> T fetch_and(T arg,
+                                             std::memory_order order = std::memory_order_seq_cst)
+  noexcept {
     detail::visit(detail::SyncOp::rmw, this);
     return a_.fetch_and(arg, order);
   }
   /// std::atomic::fetch_or (integral T).
   template <class D = T>
-  requires std::is_integral_v<D> T fetch_or(T arg, std::memory_order order =
-                                                       std::memory_order_seq_cst) noexcept {
+  requires std::is_integral_v<D> T fetch_or(T arg,
+                                            std::memory_order order = std::memory_order_seq_cst)
+  noexcept {
     detail::visit(detail::SyncOp::rmw, this);
     return a_.fetch_or(arg, order);
   }
   /// std::atomic::fetch_xor (integral T).
   template <class D = T>
-  requires std::is_integral_v<D> T fetch_xor(T arg, std::memory_order order =
-                                                        std::memory_order_seq_cst) noexcept {
+  requires std::is_integral_v<D> T fetch_xor(T arg,
+                                             std::memory_order order = std::memory_order_seq_cst)
+  noexcept {
     detail::visit(detail::SyncOp::rmw, this);
     return a_.fetch_xor(arg, order);
   }
@@ -401,7 +404,9 @@ class shared_mutex {
     return m_.try_lock();
   }
   /// std::shared_mutex::unlock.
-  void unlock() { release(detail::SyncOp::unlock, [&] { m_.unlock(); }); }
+  void unlock() {
+    release(detail::SyncOp::unlock, [&] { m_.unlock(); });
+  }
   /// std::shared_mutex::lock_shared. Under control may throw `Cancelled`.
   void lock_shared() {
     if (detail::Controller* c = detail::active_controller()) {
@@ -423,7 +428,9 @@ class shared_mutex {
     return m_.try_lock_shared();
   }
   /// std::shared_mutex::unlock_shared.
-  void unlock_shared() { release(detail::SyncOp::unlock_shared, [&] { m_.unlock_shared(); }); }
+  void unlock_shared() {
+    release(detail::SyncOp::unlock_shared, [&] { m_.unlock_shared(); });
+  }
 
  private:
   template <class Unlock>

@@ -185,10 +185,9 @@ class alignas(64) Expander {
       }
       if (graph_) from_ = sys_->tuple();
     } catch (...) {
-      out.problem =
-          FrontierProblem{ViolationKind::crash, index,
-                          core::crash_detail("reset/enabled/settled/canonical",
-                                             std::current_exception())};
+      out.problem = FrontierProblem{
+          ViolationKind::crash, index,
+          core::crash_detail("reset/enabled/settled/canonical", std::current_exception())};
       return false;
     }
     return true;
@@ -404,10 +403,10 @@ class alignas(64) Expander {
   const TupleKeys& keys_;
   const SampledTuples& sampled_;
   const SometimesList<S>& sometimes_;
-  const SometimesFirst& first_;  // read between merges only: which are still open
-  bool keep_tuples_ = false;  // the frontier world being expanded is tuple_sampled
+  const SometimesFirst& first_;        // read between merges only: which are still open
+  bool keep_tuples_ = false;           // the frontier world being expanded is tuple_sampled
   FingerprintTable* owned_ = nullptr;  // the visited set, when this is the only worker
-  FingerprintShard local_;    // successors this chunk has produced
+  FingerprintShard local_;             // successors this chunk has produced
   // The enabled kinds of the world being expanded: the first
   // `enabled_count_` entries (sized once, to the kind count, so listing them
   // is a store per kind and no growth check).

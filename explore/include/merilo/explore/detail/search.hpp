@@ -185,8 +185,8 @@ class Search {
   // Expands frontier[first, last) on every worker, in chunks.
   // The results live in `slice_`, reused from slice to slice so that their
   // vectors keep their capacity instead of growing again every slice.
-  std::vector<ChunkResult<W>>& expand_slice(std::size_t level, std::size_t first,
-                                            std::size_t last, const Frontier<W>& next) {
+  std::vector<ChunkResult<W>>& expand_slice(std::size_t level, std::size_t first, std::size_t last,
+                                            const Frontier<W>& next) {
     const std::size_t chunks = (last - first + kChunk - 1) / kChunk;
     std::vector<ChunkResult<W>>& out = slice_;
     out.resize(chunks);
@@ -297,8 +297,9 @@ class Search {
       t.push_back(s.kind);
       std::string detail = tuple_mismatch(it->second, s.tuple, "along another path");
       if constexpr (Symmetric<S>) {
-        detail += " (with canonical(), worlds of one canonical form count as one world, so they "
-                  "must show one tuple)";
+        detail +=
+            " (with canonical(), worlds of one canonical form count as one world, so they "
+            "must show one tuple)";
       }
       tuple_mismatch_ =
           Violation{ViolationKind::nondeterminism, std::move(t), {}, std::move(detail)};

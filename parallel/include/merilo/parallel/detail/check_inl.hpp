@@ -37,7 +37,7 @@ void note_schedules(CheckResult<Cmd, Resp>& result, const ScheduleStats& stats) 
 /// Runs `count` runs from `first` (config checked and clamped) into
 /// `result`. A count, not an end, so that run SIZE_MAX is a run too.
 template <class S>
-void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::size_t first,
+void run_range(const std::shared_ptr<S>& spec, const CheckOptions& config, std::size_t first,
                std::size_t count, CheckResult<command_of<S>, response_of<S>>& result) {
   using Cmd = command_of<S>;
   using Resp = response_of<S>;
@@ -100,15 +100,15 @@ void run_range(const std::shared_ptr<S>& spec, const CheckConfig& config, std::s
 
 template <class S>
 CheckResult<command_of<S>, response_of<S>> check_range(std::shared_ptr<S> spec,
-                                                       const CheckConfig& config, std::size_t first,
-                                                       std::size_t count) {
+                                                       const CheckOptions& config,
+                                                       std::size_t first, std::size_t count) {
   CheckResult<command_of<S>, response_of<S>> result;
   run_range(spec, config, first, count, result);
   return result;
 }
 
 /// A usage error of an entry point, or "" (re-entry, then the config).
-inline std::string entry_error(const CheckConfig& config) {
+inline std::string entry_error(const CheckOptions& config) {
   if (core::inside_merilo()) return core::kReentryError;
   return config_error(config);
 }
@@ -117,7 +117,7 @@ inline std::string entry_error(const CheckConfig& config) {
 
 template <class S>
 requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> check(
-    S&& spec, const CheckConfig& config) {
+    S&& spec, const CheckOptions& config) {
   using Spec_ = std::remove_cvref_t<S>;
   if (std::string e = detail::entry_error(config); !e.empty()) {
     CheckResult<command_t<S>, response_t<S>> r;
@@ -125,13 +125,13 @@ requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> c
     return r;
   }
   core::EntryGuard guard;
-  const CheckConfig c = detail::clamped(config);
+  const CheckOptions c = detail::clamped(config);
   return detail::check_range(std::make_shared<Spec_>(std::forward<S>(spec)), c, 0, c.test_count);
 }
 
 template <class S>
 requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> check_run(
-    S&& spec, const CheckConfig& config, std::size_t run) {
+    S&& spec, const CheckOptions& config, std::size_t run) {
   using Spec_ = std::remove_cvref_t<S>;
   if (std::string e = detail::entry_error(config); !e.empty()) {
     CheckResult<command_t<S>, response_t<S>> r;
@@ -139,20 +139,20 @@ requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> c
     return r;
   }
   core::EntryGuard guard;
-  const CheckConfig c = detail::clamped(config);
+  const CheckOptions c = detail::clamped(config);
   return detail::check_range(std::make_shared<Spec_>(std::forward<S>(spec)), c, run, 1);
 }
 
 template <class S>
 requires Spec<std::remove_cvref_t<S>> Generated<command_t<S>> generate_case(
-    S&& spec, const CheckConfig& config, std::size_t run) {
+    S&& spec, const CheckOptions& config, std::size_t run) {
   Generated<command_t<S>> out;
   if (std::string e = detail::entry_error(config); !e.empty()) {
     out.error = std::move(e);
     return out;
   }
   core::EntryGuard guard;
-  const CheckConfig c = detail::clamped(config);
+  const CheckOptions c = detail::clamped(config);
   std::remove_cvref_t<S> own(std::forward<S>(spec));
   auto drawn = detail::draw_case(own, c, run);
   out.drawn = std::move(drawn.c);
@@ -190,7 +190,7 @@ bool pick_case(const Case<Cmd>& c, const Pin& pin, Case<Cmd>& out) {
 
 template <class S>
 requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> replay(
-    S&& spec, std::string_view token, const CheckConfig& config) {
+    S&& spec, std::string_view token, const CheckOptions& config) {
   using Spec_ = std::remove_cvref_t<S>;
   using Cmd = command_t<S>;
   CheckResult<command_t<S>, response_t<S>> result;
@@ -199,7 +199,7 @@ requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> r
     result.error = std::move(e);
     return result;
   }
-  CheckConfig c = config;
+  CheckOptions c = config;
   c.seed = pin.seed;
   c.branches = pin.branches;
   c.max_prefix = pin.max_prefix;
@@ -225,7 +225,8 @@ requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> r
   if (pin.controlled) {
     const detail::Chooser chooser(pin.schedule, detail::Chooser::Then::defaults, 0,
                                   pinned.branches.size(), 0, 0);
-    auto o = detail::execute(own, crew, c, pinned, pinned.branches.size() >= 2 ? &chooser : nullptr);
+    auto o =
+        detail::execute(own, crew, c, pinned, pinned.branches.size() >= 2 ? &chooser : nullptr);
     r.executions = 1;
     r.stats.scheduler = Scheduler::preemption_bounded;
     r.stats.schedules = 1;
@@ -236,7 +237,7 @@ requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> r
       r.failure = std::move(o);
     }
   } else {
-    CheckConfig free = c;
+    CheckOptions free = c;
     free.scheduler = Scheduler::os;
     r = detail::run_case(own, crew, free, pinned, pin.run,
                          std::max<std::size_t>(1, c.shrink_retries), false,

@@ -80,7 +80,7 @@ inline constexpr std::uint8_t kNoThread = 0xff;
 
 /// One decision: which threads could run, who was running, who was chosen.
 struct Decision {
-  std::uint8_t runnable = 0;  ///< Bit t set: thread t could go next (two or more bits).
+  std::uint8_t runnable = 0;         ///< Bit t set: thread t could go next (two or more bits).
   std::uint8_t current = kNoThread;  ///< The thread that reached the point, or kNoThread.
   bool current_runnable = false;     ///< `current` could have gone on.
   bool yielded = false;              ///< `current` was at a yield (switching is no preemption).
@@ -123,9 +123,9 @@ class Chooser {
   std::vector<std::uint8_t> forced_;
   Then then_ = Then::defaults;
   statem::Rng rng_{0};
-  std::vector<std::size_t> priority_;      // PCT: higher runs first
-  std::vector<std::size_t> change_at_;     // PCT: decision indices where priorities drop
-  std::size_t lowered_ = 0;                // PCT: change points used
+  std::vector<std::size_t> priority_;   // PCT: higher runs first
+  std::vector<std::size_t> change_at_;  // PCT: decision indices where priorities drop
+  std::size_t lowered_ = 0;             // PCT: change points used
   bool diverged_ = false;
 };
 
@@ -223,8 +223,9 @@ class Controller {
   std::uint64_t block_seq_ = 0;
   // Written under mu_; read without it too, by a thread spinning for its turn.
   std::atomic<std::uint8_t> running_{kNoThread};
-  std::atomic<bool> free_{false};       // control dropped or the run finished: plain operations
-  std::atomic<bool> cancelled_{false};  // deadlock or livelock: blocking operations throw, points park
+  std::atomic<bool> free_{false};  // control dropped or the run finished: plain operations
+  std::atomic<bool> cancelled_{
+      false};               // deadlock or livelock: blocking operations throw, points park
   std::size_t parked_ = 0;  // threads parked for good in a cancelled run
   std::size_t left_ = 0;    // threads that left
   RunStatus status_ = RunStatus::running;

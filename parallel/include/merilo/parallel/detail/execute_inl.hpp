@@ -106,8 +106,8 @@ struct Arena {
   std::shared_ptr<Controller> controller;                         // a controlled race only
   std::shared_ptr<StallWatch> watch;                              // a free race only
   std::uint64_t jitter_seed = 0;                                  // stress: 0 for none
-  std::optional<response_of<S>> solo_response;  // a prefix call's response
-  MaybeViolation solo_verdict;                  // a prefix call's crash, or finish's verdict
+  std::optional<response_of<S>> solo_response;                    // a prefix call's response
+  MaybeViolation solo_verdict;  // a prefix call's crash, or finish's verdict
   // A controlled execution runs its prefix on branch 0's thread before the
   // race (no hand-off to and from the checking thread per call), under a
   // one-thread controller of its own.
@@ -150,7 +150,7 @@ enum class Solo : std::uint8_t { returned, timed_out, deadlocked, livelocked, st
 /// spins past `config.max_steps` as a livelock (`why` says on what),
 /// instead of at the deadline.
 template <class Task>
-Solo run_solo(Crew& crew, bool controlled, const CheckConfig& config,
+Solo run_solo(Crew& crew, bool controlled, const CheckOptions& config,
               std::chrono::steady_clock::time_point deadline, Task task, std::string& why) {
   if (!controlled) {
     if (config.stall_time.count() <= 0) {
@@ -181,7 +181,8 @@ Solo run_solo(Crew& crew, bool controlled, const CheckConfig& config,
     task();  // catches everything, sync::Cancelled included
     ctl->leave(0);
   });
-  const bool returned = crew.race(std::move(tasks), deadline, [ctl] { return ctl->stalled(); }).all();
+  const bool returned =
+      crew.race(std::move(tasks), deadline, [ctl] { return ctl->stalled(); }).all();
   const RunStatus status = ctl->status();
   if (status == RunStatus::deadlock || status == RunStatus::livelock) {
     why = ctl->description();
@@ -195,7 +196,7 @@ Solo run_solo(Crew& crew, bool controlled, const CheckConfig& config,
 }
 
 /// The timeout of a call that missed `config.deadline`; `what` says which.
-inline statem::Violation timeout_violation(const std::string& what, const CheckConfig& config) {
+inline statem::Violation timeout_violation(const std::string& what, const CheckOptions& config) {
   return statem::Violation{
       std::string(kTimeoutTag),
       what + " still running after " +
@@ -294,7 +295,7 @@ inline MaybeViolation controlled_verdict(const Controller& ctl) {
 /// Runs `arena.prefix` on the calling thread (branch 0's, before its
 /// branch) under `arena.prefix_controller`, a one-thread controller: a call
 /// that blocks with nobody left to wake it ends the prefix as a deadlock,
-/// one that spins past `CheckConfig::max_steps` stays parked as a livelock.
+/// one that spins past `CheckOptions::max_steps` stays parked as a livelock.
 /// The branches run only if every call returned (`arena.prefix_done`).
 template <class S>
 void run_prefix(Arena<S>& arena) noexcept {
@@ -326,7 +327,7 @@ void run_prefix(Arena<S>& arena) noexcept {
 /// end on branch 0's thread (see `run_prefix`), with `finished0` whether
 /// that thread finished its task; false when the prefix ran to its end.
 template <class S>
-bool prefix_failed(Arena<S>& arena, bool finished0, const CheckConfig& config,
+bool prefix_failed(Arena<S>& arena, bool finished0, const CheckOptions& config,
                    Outcome<command_of<S>, response_of<S>>& out) {
   if (arena.prefix_done.load(std::memory_order_acquire)) return false;
   Controller& solo = *arena.prefix_controller;
@@ -340,9 +341,9 @@ bool prefix_failed(Arena<S>& arena, bool finished0, const CheckConfig& config,
   if (!finished0) {  // never tear down under a thread
     out.left_alive = true;
     if (solo.status() == RunStatus::livelock) {
-      out.violation = statem::Violation{std::string(kLivelockTag),
-                                        "prefix call " + std::to_string(k) + ": " +
-                                            solo.description()};
+      out.violation =
+          statem::Violation{std::string(kLivelockTag),
+                            "prefix call " + std::to_string(k) + ": " + solo.description()};
     } else {
       solo.drop();
       out.violation = timeout_violation("prefix call " + std::to_string(k), config);
@@ -352,10 +353,10 @@ bool prefix_failed(Arena<S>& arena, bool finished0, const CheckConfig& config,
   if (arena.prefix_crash) {
     out.violation = std::move(arena.prefix_crash);
   } else {
-    out.violation = statem::Violation{std::string(kDeadlockTag),
-                                      "prefix call " + std::to_string(k) +
-                                          " blocks and no other thread can wake it: " +
-                                          solo.description()};
+    out.violation =
+        statem::Violation{std::string(kDeadlockTag),
+                          "prefix call " + std::to_string(k) +
+                              " blocks and no other thread can wake it: " + solo.description()};
   }
   return true;
 }
@@ -374,7 +375,7 @@ bool judge_prefix(S& s, const std::vector<command_of<S>>& prefix,
 /// `arena->prefix_controller` set, branch 0's thread runs `arena->prefix`
 /// first, and `model` (the model before the prefix) is moved past it here.
 template <class S>
-void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig& config,
+void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckOptions& config,
           std::optional<model_of<S>>& model, const Chooser* chooser, std::uint64_t jitter_seed,
           Outcome<command_of<S>, response_of<S>>& out) {
   const std::size_t n = arena->branches.size();
@@ -485,7 +486,7 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckConfig&
     case Judged::undecided:
       out.violation =
           statem::Violation{std::string(kUndecidedTag),
-                            j.error.empty() ? "the checker spent CheckConfig::search_budget (" +
+                            j.error.empty() ? "the checker spent CheckOptions::search_budget (" +
                                                   std::to_string(config.search_budget) +
                                                   " evaluations) without deciding"
                                             : "the checker refused the histories: " + j.error};
@@ -512,8 +513,7 @@ bool judge_prefix(S& s, const std::vector<command_of<S>>& prefix,
     const response_of<S>& response = responses[k];
     if (!statem::guarded("postcondition", out.violation,
                          [&] { out.violation = s.postcondition(*model, prefix[k], response); }) ||
-        out.violation ||
-        !statem::guarded("next_model", out.violation, [&] {
+        out.violation || !statem::guarded("next_model", out.violation, [&] {
           model_of<S> next = observed_next(s, *model, prefix[k], response, kPrefixCaller);
           model.emplace(std::move(next));
         })) {
@@ -529,7 +529,7 @@ bool judge_prefix(S& s, const std::vector<command_of<S>>& prefix,
 /// `jitter_seed` is not 0.
 template <class S>
 Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, Crew& crew,
-                                               const CheckConfig& config,
+                                               const CheckOptions& config,
                                                const Case<command_of<S>>& c,
                                                const Chooser* chooser = nullptr,
                                                std::uint64_t jitter_seed = 0) {
@@ -582,13 +582,12 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
       return out;
     }
     if (end == Solo::deadlocked || end == Solo::livelocked) {
-      out.violation =
-          end == Solo::deadlocked
-              ? statem::Violation{std::string(kDeadlockTag),
-                                  "prefix call " + std::to_string(k) +
-                                      " blocks and no other thread can wake it: " + why}
-              : statem::Violation{std::string(kLivelockTag),
-                                  "prefix call " + std::to_string(k) + ": " + why};
+      out.violation = end == Solo::deadlocked
+                          ? statem::Violation{std::string(kDeadlockTag),
+                                              "prefix call " + std::to_string(k) +
+                                                  " blocks and no other thread can wake it: " + why}
+                          : statem::Violation{std::string(kLivelockTag),
+                                              "prefix call " + std::to_string(k) + ": " + why};
       out.left_alive = end == Solo::livelocked;  // a parked spinner keeps its system
       if (out.left_alive) {
         out.evidence = Evidence::in_prefix;

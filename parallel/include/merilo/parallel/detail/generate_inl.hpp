@@ -130,7 +130,9 @@ void grow(S& spec, statem::Rng& rng, model_of<S>& model, linearize::Caller calle
     bool accepted = false;
     for (std::size_t a = 0; a < statem::kMaxConsecutiveRejections && !accepted; ++a) {
       std::optional<statem::Tree<Cmd>> tree;
-      if (!statem::guarded("command", crash, [&] { tree = commands_for(spec, model, caller)(rng); })) return;
+      if (!statem::guarded("command", crash,
+                           [&] { tree = commands_for(spec, model, caller)(rng); }))
+        return;
       if (!tree) continue;
       statem::Admission admission = statem::Admission::reject;
       if (!statem::guarded("precondition", crash,
@@ -163,7 +165,7 @@ struct Drawn {
 template <class S>
 std::vector<std::vector<command_of<S>>> draw_branches(S& spec, statem::Rng& rng,
                                                       const model_of<S>& model,
-                                                      const CheckConfig& config,
+                                                      const CheckOptions& config,
                                                       MaybeViolation& crash) {
   std::vector<std::vector<command_of<S>>> branches(config.branches);
   for (std::size_t b = 0; b < branches.size(); ++b) {
@@ -178,7 +180,7 @@ std::vector<std::vector<command_of<S>>> draw_branches(S& spec, statem::Rng& rng,
 
 /// Run `run`'s case (config already clamped and checked): see parallel.hpp.
 template <class S>
-Drawn<command_of<S>> draw_case(S& spec, const CheckConfig& config, std::size_t run) {
+Drawn<command_of<S>> draw_case(S& spec, const CheckOptions& config, std::size_t run) {
   using Cmd = command_of<S>;
   Drawn<Cmd> d;
   statem::Rng rng{statem::run_seed(*config.seed, run)};

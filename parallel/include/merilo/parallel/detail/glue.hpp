@@ -44,9 +44,10 @@ template <class S, class Cmd, class Resp>
   if (!r.failure) return {};
   std::string out = parallel::report(*r.failure);
   if (is_controlled(r.failure->scheduling.scheduler)) {
-    out += "\nPin it with this test, which replays the shrunk case under its schedule and fails "
-           "while the bug is there:\n\n" +
-           pinned_parallel_test<S>(*r.failure, style, test_name);
+    out +=
+        "\nPin it with this test, which replays the shrunk case under its schedule and fails "
+        "while the bug is there:\n\n" +
+        pinned_parallel_test<S>(*r.failure, style, test_name);
   }
   return out;
 }

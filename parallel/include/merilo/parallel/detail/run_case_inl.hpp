@@ -1,6 +1,6 @@
 // merilo/parallel/detail/run_case_inl.hpp — running one case until it fails
 // or passes: its schedules in order of preemption count, PCT or random
-// draws, or free executions, as `CheckConfig::scheduler` says.
+// draws, or free executions, as `CheckOptions::scheduler` says.
 #ifndef MERILO_PARALLEL_DETAIL_RUN_CASE_INL_HPP
 #define MERILO_PARALLEL_DETAIL_RUN_CASE_INL_HPP
 
@@ -32,7 +32,8 @@ struct CaseRun {
 
 /// The seed of the `k`-th random schedule of a case of run `run`.
 inline std::uint64_t schedule_seed(std::uint64_t seed, std::size_t run, std::size_t k) noexcept {
-  return core::mix64(core::mix64(seed ^ 0x5c4ed01eULL) ^ core::mix64(run) ^ (k * 0x9E3779B97F4A7C15ULL));
+  return core::mix64(core::mix64(seed ^ 0x5c4ed01eULL) ^ core::mix64(run) ^
+                     (k * 0x9E3779B97F4A7C15ULL));
 }
 
 /// Stress executions of one case at most, whatever `stress_time` says.
@@ -46,10 +47,9 @@ inline constexpr std::size_t kMaxStressExecutions = 1'000'000;
 /// merilo::sync operation; that execution counts as the first free one.
 template <class S, class Accept>
 CaseRun<command_of<S>, response_of<S>> run_case(const std::shared_ptr<S>& spec, Crew& crew,
-                                                const CheckConfig& config,
+                                                const CheckOptions& config,
                                                 const Case<command_of<S>>& c, std::size_t run,
-                                                std::size_t free_runs, bool timed,
-                                                Accept accept) {
+                                                std::size_t free_runs, bool timed, Accept accept) {
   CaseRun<command_of<S>, response_of<S>> out;
   ScheduleStats& stats = out.stats;
   const auto take = [&](Outcome<command_of<S>, response_of<S>>&& o) {

@@ -22,7 +22,7 @@
 #include <vector>   // the path, per-round counts
 
 #include <merilo/parallel/detail/controller.hpp>  // Decision
-#include <merilo/parallel/failure.hpp>             // Switch
+#include <merilo/parallel/failure.hpp>            // Switch
 
 namespace merilo::parallel::detail {
 
@@ -55,7 +55,7 @@ class ScheduleSearch {
  private:
   struct Node {
     Decision decision;
-    std::uint8_t tried = 0;        // choices taken or skipped here
+    std::uint8_t tried = 0;       // choices taken or skipped here
     std::size_t preemptions = 0;  // before this decision
   };
 

@@ -67,8 +67,8 @@ void take_case(Failure<Cmd, Resp>& f, ScheduleStats&& stats, const Case<std::siz
 /// preemptions is where the shrink stops, though a case two deletions
 /// away may fail with as few; shrink.hpp's neighbouring-pair deletions
 /// reach the common such cases (a push and the pop after it).
-inline CheckConfig candidate_config(const CheckConfig& config, const ScheduleStats& failed) {
-  CheckConfig out = config;
+inline CheckOptions candidate_config(const CheckOptions& config, const ScheduleStats& failed) {
+  CheckOptions out = config;
   if (failed.scheduler == Scheduler::preemption_bounded) {
     out.preemption_bound = std::min(config.preemption_bound, failed.preemptions);
   }
@@ -78,7 +78,7 @@ inline CheckConfig candidate_config(const CheckConfig& config, const ScheduleSta
 /// Greedy shrinking of `f.shrunk` (which failed with `f.violation.tag`);
 /// `at` holds its commands' positions in `f.original`.
 template <class S>
-void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckConfig& config,
+void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckOptions& config,
             Failure<command_of<S>, response_of<S>>& f, Case<std::size_t> at) {
   const std::string tag = f.violation.tag;
   // Free threads: a failure that took E executions to appear gets 2E
