@@ -76,10 +76,13 @@ Chooser::Chooser(std::vector<std::uint8_t> forced, Then then, std::uint64_t seed
   priority_.resize(threads);
   for (std::size_t t = 0; t < threads; ++t) priority_[t] = changes + 1 + t;
   for (std::size_t t = threads; t > 1; --t) {
-    std::swap(priority_[t - 1], priority_[rng_.below(t)]);
+    // below(t) < t, so it fits a size_t (32 bits on i386).
+    std::swap(priority_[t - 1], priority_[static_cast<std::size_t>(rng_.below(t))]);
   }
   const std::size_t span = length > 0 ? length : 1;
-  for (std::size_t k = 0; k < changes; ++k) change_at_.push_back(rng_.below(span));
+  for (std::size_t k = 0; k < changes; ++k) {
+    change_at_.push_back(static_cast<std::size_t>(rng_.below(span)));  // < span
+  }
 }
 
 std::uint8_t Chooser::pick(const Decision& d, std::size_t index) {

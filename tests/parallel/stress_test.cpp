@@ -138,7 +138,6 @@ TEST(ParallelStress, TheFixedStdCounterPassesUnderStress) {
 struct RegOp {
   bool write = false;
   std::int64_t v = 0;
-  friend bool operator==(const RegOp&, const RegOp&) = default;
 };
 std::string merilo_describe(const RegOp& op) {
   return op.write ? "write " + std::to_string(op.v) : std::string("read");

@@ -27,6 +27,7 @@
 #include <string>       // messages
 #include <string_view>  // names
 
+#include <merilo/core/type_name.hpp>     // type_name
 #include <merilo/explore/explore.hpp>    // explore, ExploreOptions, ExploreResult
 #include <merilo/explore/html.hpp>       // write_trace_html
 #include <merilo/explore/replay.hpp>     // replay, format
@@ -79,18 +80,6 @@ template <System S>
 
 namespace detail {
 
-/// The name of `T` as the compiler spells it, e.g. "turnstile::System<>".
-template <class T>
-std::string type_name() {
-  std::string_view f = __PRETTY_FUNCTION__;
-  const std::string_view key = "T = ";
-  auto start = f.find(key);
-  if (start == std::string_view::npos) return "System";
-  start += key.size();
-  auto end = f.find_first_of(";]", start);
-  return std::string(f.substr(start, end - start));
-}
-
 /// Where the page of a counterexample pinned as `pinned` goes:
 /// `$MERILO_TRACE_HTML/<pinned, made a file name>.html`, or "" when the
 /// variable is unset or empty.
@@ -128,7 +117,7 @@ std::string explore_failure(S& sys, const ExploreOptions& options, const Explore
   if (!result.error.empty()) return result.error;
   if (result.violation.found()) {
     const Violation& v = result.violation;
-    if (system_expr.empty()) system_expr = detail::type_name<S>() + "{}";
+    if (system_expr.empty()) system_expr = core::type_name<S>() + "{}";
     const std::string pinned = pinned_test(framework, test, v.kind, system_expr, v.trace);
     const std::string path = detail::trace_html_path(detail::pinned_name(framework, test, v.kind));
     std::string page_error;

@@ -73,12 +73,19 @@ inline std::int64_t now_ns() noexcept {
 // instant is read before one, with an `lfence` on x86, where `rdtsc` is
 // not ordered by fences alone, so no load of the call starts before it.
 
+#if defined(__x86_64__) || defined(__i386__)
+/// `lfence` as an instruction rather than the SSE2 builtin, which g++
+/// refuses in a 32-bit build without -msse2 (every x86 CPU since 2001 has
+/// it, so the instruction itself is safe to run).
+inline void x86_lfence() noexcept { __asm__ __volatile__("lfence" ::: "memory"); }
+#endif
+
 /// The instant a free call is invoked: read before any of its memory
 /// operations can start.
 inline std::int64_t invocation_instant() noexcept {
   const std::int64_t t = now_ns();
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_lfence();
+  x86_lfence();
 #endif
   std::atomic_thread_fence(std::memory_order_seq_cst);
   return t;
@@ -89,7 +96,7 @@ inline std::int64_t invocation_instant() noexcept {
 inline std::int64_t return_instant() noexcept {
   std::atomic_thread_fence(std::memory_order_seq_cst);
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_lfence();
+  x86_lfence();
 #endif
   return now_ns();
 }
