@@ -23,10 +23,10 @@
 // two preemptions.
 //
 // The top and the count are merilo::sync::atomic, so under the parallel
-// tester each load, swap and count is a scheduling point. The nodes'
-// fields are relaxed std::atomic (a stale pop may read a reused node,
-// which must not be a data race) and the pool is a std::mutex-guarded
-// list that no scheduling point interrupts.
+// tester each load, swap and count is a scheduling point. The nodes and
+// their free list are examples::NodePool (common/node_pool.hpp), as in the
+// treiber example, and the retired list is guarded by a std::mutex: no
+// scheduling point interrupts either, and neither is where the bug is.
 //
 // Example:
 //
@@ -37,14 +37,13 @@
 #ifndef MERILO_EXAMPLES_QUIESCENT_QUIESCENT_HPP
 #define MERILO_EXAMPLES_QUIESCENT_QUIESCENT_HPP
 
-#include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <optional>
 #include <vector>
 
+#include <common/node_pool.hpp>
 #include <merilo/parallel/sync.hpp>
 
 namespace quiescent {
@@ -60,21 +59,17 @@ inline constexpr std::size_t kNodes = 32;
 template <Bug bug = Bug::none>
 class Stack {
  public:
-  Stack() {
-    free_.reserve(kNodes);
-    retired_.reserve(kNodes);
-    for (std::uint32_t i = kNodes; i > 0; --i) free_.push_back(i);
-  }
+  Stack() { retired_.reserve(kNodes); }
 
   /// Puts `value` on top. With every node in use or retired the push is
   /// dropped; the spec never pushes more than kNodes items.
   void push(std::int32_t value) {
-    const std::uint32_t n = take();
+    const std::uint32_t n = pool_.take();
     if (n == 0) return;
-    node(n).value.store(value, std::memory_order_relaxed);
+    pool_.node(n).value.store(value, std::memory_order_relaxed);
     std::uint32_t seen = top_.load();
     do {
-      node(n).next.store(seen, std::memory_order_relaxed);
+      pool_.node(n).next.store(seen, std::memory_order_relaxed);
     } while (!top_.compare_exchange_strong(seen, n));
   }
 
@@ -86,8 +81,8 @@ class Stack {
     while (seen != 0) {
       // Under Bug::alone_at_start, `seen` may have been popped, handed
       // back and pushed again since it was read: the swap cannot tell.
-      const std::uint32_t next = node(seen).next.load(std::memory_order_relaxed);
-      const std::int32_t value = node(seen).value.load(std::memory_order_relaxed);
+      const std::uint32_t next = pool_.node(seen).next.load(std::memory_order_relaxed);
+      const std::int32_t value = pool_.node(seen).value.load(std::memory_order_relaxed);
       if (top_.compare_exchange_strong(seen, next)) {
         retire(seen);
         out = value;
@@ -100,39 +95,23 @@ class Stack {
   }
 
  private:
-  struct Node {
-    std::atomic<std::int32_t> value{0};
-    std::atomic<std::uint32_t> next{0};  ///< Index plus one of the node below; 0 is none.
-  };
-
-  Node& node(std::uint32_t n) { return nodes_[n - 1]; }
-
-  /// A free node's index plus one, or 0 when none is free.
-  std::uint32_t take() {
-    std::lock_guard lock(pool_mu_);
-    if (free_.empty()) return 0;
-    const std::uint32_t n = free_.back();
-    free_.pop_back();
-    return n;
-  }
   /// Sets popped node `n` aside until no pop can hold it.
   void retire(std::uint32_t n) {
-    std::lock_guard lock(pool_mu_);
+    std::lock_guard lock(retired_mu_);
     retired_.push_back(n);
   }
   /// Hands every retired node back to the pool, the last retired to be
   /// taken first.
   void reclaim() {
-    std::lock_guard lock(pool_mu_);
-    free_.insert(free_.end(), retired_.begin(), retired_.end());
+    std::lock_guard lock(retired_mu_);
+    for (const std::uint32_t n : retired_) pool_.give_back(n);
     retired_.clear();
   }
 
   merilo::sync::atomic<std::uint32_t> top_{0};
   merilo::sync::atomic<std::uint32_t> active_{0};  ///< Pops in flight.
-  std::array<Node, kNodes> nodes_;
-  std::mutex pool_mu_;
-  std::vector<std::uint32_t> free_;     // a LIFO: the last node handed back is taken first
+  examples::NodePool<kNodes> pool_;  // a LIFO: the last node handed back is taken first
+  std::mutex retired_mu_;
   std::vector<std::uint32_t> retired_;  // popped, not yet safe to reuse
 };
 

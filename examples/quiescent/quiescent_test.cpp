@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <common/controlled_check.hpp>
+#include <common/stack_aba.hpp>
 #include <merilo/parallel/parallel.hpp>
 #include <quiescent/spec.hpp>
 
@@ -18,7 +19,6 @@ namespace {
 
 namespace parallel = merilo::parallel;
 using quiescent::Bug;
-using stack::Op;
 
 TEST(QuiescentParallel, FixedStackPassesEveryScheduleOfTwoPreemptions) {
   // The default 100 cases: about 3 s in the Test build on a loaded
@@ -30,25 +30,11 @@ TEST(QuiescentParallel, FindsTheEarlyCheckAtEverySeedWithTwoPreemptionsAndShrink
   const std::size_t least = examples::expect_found_at_every_seed(
       quiescent::Spec<Bug::alone_at_start>{}, parallel::kNotLinearizableTag, [](const auto& f) {
         // One push a in the prefix; one branch pops, the other pops a and
-        // pushes b (values as drawn, b != a) into the node a was in, which
-        // its pop handed back because it began alone. The lone pop's swap
-        // succeeds on the reused node and returns a again.
-        if (f.shrunk.prefix.size() != 1 || f.shrunk.branches.size() != 2) {
-          ADD_FAILURE() << parallel::report(f);
-          return false;
-        }
-        const Op a = f.shrunk.prefix[0];
-        const Op pop{};
-        const auto& longer = f.shrunk.branches[0].size() == 2 ? f.shrunk.branches[0]
-                                                              : f.shrunk.branches[1];
-        const Op b = longer.size() == 2 ? longer[1] : pop;
-        const parallel::Case<Op> forms[] = {
-            {.prefix = {a}, .branches = {{pop}, {pop, b}}},
-            {.prefix = {a}, .branches = {{pop, b}, {pop}}},
-        };
-        const bool exact = f.shrunk == forms[0] || f.shrunk == forms[1];
+        // pushes b (b != a) into the node a was in, which its pop handed
+        // back because it began alone. The lone pop's swap succeeds on the
+        // reused node and returns a again.
+        const bool exact = examples::is_least_aba_case(f.shrunk);
         EXPECT_TRUE(exact) << parallel::report(f);
-        EXPECT_TRUE(a.push && b.push && b.value != a.value) << parallel::report(f);
         // Two preemptions: the pop that began alone is switched out before
         // its swap, the other pop (counted in after it) is switched out
         // before its own; the first then pops, hands the node back and
