@@ -2,7 +2,7 @@
 // makes about its bug and its fixed twin, under the controlled scheduler.
 //
 // A seeded parallel example (bank, counter, set, stack, transfer,
-// bounded_queue, treiber, and mutex's racy holder) shows three things with
+// bounded_queue, treiber, quiescent, and mutex's racy holder) shows three things with
 // `parallel::check` at its default settings: the bug is found at every
 // seed from 1 to `kSeeds` (20; `MERILO_EXAMPLE_SEEDS` lowers it), by
 // preemption-bounded search, and shrunk to its least case or, at some

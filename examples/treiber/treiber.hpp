@@ -17,10 +17,11 @@
 //
 // The top is a merilo::sync::atomic, so under the parallel tester each load
 // and compare-and-swap of it is a scheduling point and the overtaking is
-// found by search. The nodes' fields are std::atomic with relaxed order (a
-// node being reused may be read by a stale pop, which must not be a data
-// race) and the pool is a std::mutex-guarded list that no scheduling point
-// interrupts: neither is where the bug is, so neither adds schedules.
+// found by search. The nodes and their pool are examples::NodePool
+// (common/node_pool.hpp): relaxed std::atomic fields (a node being reused
+// may be read by a stale pop, which must not be a data race) and a
+// std::mutex-guarded list that no scheduling point interrupts: neither is
+// where the bug is, so neither adds schedules.
 //
 // Example:
 //
@@ -31,14 +32,11 @@
 #ifndef MERILO_EXAMPLES_TREIBER_TREIBER_HPP
 #define MERILO_EXAMPLES_TREIBER_TREIBER_HPP
 
-#include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <optional>
-#include <vector>
 
+#include <common/node_pool.hpp>
 #include <merilo/parallel/sync.hpp>
 
 namespace treiber {
@@ -53,20 +51,15 @@ inline constexpr std::size_t kNodes = 32;
 template <Bug bug = Bug::none>
 class Stack {
  public:
-  Stack() {
-    free_.reserve(kNodes);
-    for (std::size_t i = kNodes; i > 0; --i) free_.push_back(static_cast<std::uint32_t>(i));
-  }
-
   /// Puts `value` on top. With every node in use (more than kNodes items)
   /// the push is dropped; the spec never pushes that many.
   void push(std::int32_t value) {
-    const std::uint32_t n = take();
+    const std::uint32_t n = pool_.take();
     if (n == 0) return;
-    nodes_[n - 1].value.store(value, std::memory_order_relaxed);
+    pool_.node(n).value.store(value, std::memory_order_relaxed);
     std::uint64_t old = top_.load();
     for (;;) {
-      nodes_[n - 1].next.store(index(old), std::memory_order_relaxed);
+      pool_.node(n).next.store(index(old), std::memory_order_relaxed);
       if (top_.compare_exchange_weak(old, word(n, old))) return;
     }
   }
@@ -77,23 +70,18 @@ class Stack {
     for (;;) {
       const std::uint32_t n = index(old);
       if (n == 0) return std::nullopt;
-      const std::uint32_t next = nodes_[n - 1].next.load(std::memory_order_relaxed);
-      const std::int32_t value = nodes_[n - 1].value.load(std::memory_order_relaxed);
+      const std::uint32_t next = pool_.node(n).next.load(std::memory_order_relaxed);
+      const std::int32_t value = pool_.node(n).value.load(std::memory_order_relaxed);
       // Under Bug::aba, n may have been popped and pushed again since `old`
       // was read, with another next: the swap below cannot tell.
       if (top_.compare_exchange_weak(old, word(next, old))) {
-        give_back(n);
+        pool_.give_back(n);
         return value;
       }
     }
   }
 
  private:
-  struct Node {
-    std::atomic<std::int32_t> value{0};
-    std::atomic<std::uint32_t> next{0};  ///< Index plus one of the node below; 0 is none.
-  };
-
   /// The node index (plus one) in a top word.
   static std::uint32_t index(std::uint64_t top) { return static_cast<std::uint32_t>(top); }
   /// The top word naming node `n`, with the tag of `old` bumped (fixed) or
@@ -103,24 +91,8 @@ class Stack {
     return (tag << 32U) | n;
   }
 
-  /// A free node's index plus one, or 0 when every node is in use.
-  std::uint32_t take() {
-    std::lock_guard lock(pool_mu_);
-    if (free_.empty()) return 0;
-    const std::uint32_t n = free_.back();
-    free_.pop_back();
-    return n;
-  }
-  /// Returns node `n` to the pool, to be handed out next.
-  void give_back(std::uint32_t n) {
-    std::lock_guard lock(pool_mu_);
-    free_.push_back(n);
-  }
-
   merilo::sync::atomic<std::uint64_t> top_{0};
-  std::array<Node, kNodes> nodes_;
-  std::mutex pool_mu_;
-  std::vector<std::uint32_t> free_;  // a LIFO: the last node given back is taken first
+  examples::NodePool<kNodes> pool_;  // a LIFO: the last node given back is taken first
 };
 
 }  // namespace treiber

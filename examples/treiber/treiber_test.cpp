@@ -8,13 +8,13 @@
 #include <gtest/gtest.h>
 
 #include <common/controlled_check.hpp>
+#include <common/stack_aba.hpp>
 #include <merilo/parallel/parallel.hpp>
 #include <treiber/spec.hpp>
 
 namespace {
 
 namespace parallel = merilo::parallel;
-using stack::Op;
 
 TEST(TreiberParallel, TaggedStackPassesEveryScheduleOfTwoPreemptions) {
   // 25 cases, not the default 100: every schedule of up to two preemptions
@@ -34,22 +34,8 @@ TEST(TreiberParallel, FindsTheAbaAtEverySeedAndShrinksItToAPopOvertakenByPopAndP
         // only by deleting "push c, pop" together (each single deletion
         // fails only with two preemptions, and a candidate's search stops
         // at the failure's one).
-        if (f.shrunk.prefix.size() != 1 || f.shrunk.branches.size() != 2) {
-          ADD_FAILURE() << parallel::report(f);
-          return false;
-        }
-        const Op a = f.shrunk.prefix[0];
-        const Op pop{};
-        const auto& longer =
-            f.shrunk.branches[0].size() == 2 ? f.shrunk.branches[0] : f.shrunk.branches[1];
-        const Op b = longer.size() == 2 ? longer[1] : pop;
-        const parallel::Case<Op> forms[] = {
-            {.prefix = {a}, .branches = {{pop}, {pop, b}}},
-            {.prefix = {a}, .branches = {{pop, b}, {pop}}},
-        };
-        const bool exact = f.shrunk == forms[0] || f.shrunk == forms[1];
+        const bool exact = examples::is_least_aba_case(f.shrunk);
         EXPECT_TRUE(exact) << parallel::report(f);
-        EXPECT_TRUE(b.push && b.value != a.value) << parallel::report(f);
         // One preemption: the lone pop is switched out between reading the
         // top and its compare-and-swap; the other branch then runs to its
         // end, and switching back is free.
