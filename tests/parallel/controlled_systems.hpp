@@ -2,8 +2,8 @@
 // with a spec, for the controlled scheduler's tests: a counter (lost
 // update), two locks (lock-order deadlock), a set (double insert), a
 // capacity-2 queue (over capacity), a rendezvous (a wait that spins, yields
-// or blocks on a condition variable), a seqlock (a torn read
-// two preemptions deep) and a system whose schedule depends on a global.
+// or blocks on a condition variable), a seqlock (a torn read, the
+// reader switched out between its two loads) and a system whose schedule depends on a global.
 #ifndef MERILO_TESTS_PARALLEL_CONTROLLED_SYSTEMS_HPP
 #define MERILO_TESTS_PARALLEL_CONTROLLED_SYSTEMS_HPP
 

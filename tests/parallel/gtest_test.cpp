@@ -38,7 +38,7 @@ TEST(ParallelGtest, AFailureIsReportedAtTheCallersLineWithTheReport) {
 
 TEST(ParallelGtest, AUsageErrorIsReported) {
   EXPECT_NONFATAL_FAILURE(merilo::testing::parallel_check(probe::Spec{}, {}),
-                          "Config::seed is required");
+                          "CheckOptions::seed is required");
 }
 
 }  // namespace
