@@ -73,6 +73,16 @@ inline std::uint64_t seeds_from_environment() {
 /// (kDefaultSeeds unless `MERILO_EXAMPLE_SEEDS` says fewer).
 inline const std::uint64_t kSeeds = seeds_from_environment();
 
+/// How many of the kSeeds seeds must reach the least case, for an example
+/// whose test demands `at_default` of kDefaultSeeds: `at_default` itself at
+/// the default count; with fewer seeds, as many misses as the default
+/// allows and no more (seeds 1..5 are not a fifth of seeds 1..20's luck).
+inline std::size_t least_floor(std::size_t at_default) {
+  const std::size_t misses = kDefaultSeeds > at_default ? kDefaultSeeds - at_default : 0;
+  const auto seeds = static_cast<std::size_t>(kSeeds);
+  return seeds > misses ? seeds - misses : 0;
+}
+
 /// For every seed 1..kSeeds: `parallel::check(spec, {.seed = seed})` finds
 /// a failure tagged `tag` under `Scheduler::preemption_bounded`, at the
 /// fewest preemptions that fail (every round before the failing one
