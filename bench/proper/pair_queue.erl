@@ -10,7 +10,9 @@
 %% `size`: two pushes that both read 1 put a third item in (over capacity).
 %% `fixed` push reserves its place in `held` with one update_counter that
 %% reads and caps in the same call, and then bumps `size`. pop takes from
-%% `held` the same way and then lowers `size`.
+%% `held` the same way and then lowers `size`. `widened` is the racy push
+%% with an erlang:yield() in the window, to show that the harness sees the
+%% bug when the interleaving occurs (not measured as the bug).
 -module(pair_queue).
 -export([start/0, stop/0, push/1, pop/0]).
 
@@ -32,6 +34,17 @@ push(racy) ->
         true ->
             0;
         false ->
+            _ = ets:update_counter(?TABLE, held, 1),
+            _ = ets:update_counter(?TABLE, size, 1),
+            1
+    end;
+push(widened) ->
+    [{size, Size}] = ets:lookup(?TABLE, size),
+    case Size >= ?CAPACITY of
+        true ->
+            0;
+        false ->
+            erlang:yield(),
             _ = ets:update_counter(?TABLE, held, 1),
             _ = ets:update_counter(?TABLE, size, 1),
             1

@@ -5,7 +5,9 @@
 %% then calls ets:insert, two atomic calls with a gap between them, so two
 %% inserts of one number can both answer true (the double insert), as the
 %% C++ one checks and appends in two lock sections. `fixed` is one
-%% ets:insert_new.
+%% ets:insert_new. `widened` is the racy one with an erlang:yield() in the
+%% window, to show that the harness sees the bug when the interleaving
+%% occurs (not measured as the bug).
 -module(set_ets).
 -export([start/0, stop/0, insert/2, contains/1]).
 
@@ -22,6 +24,15 @@ stop() ->
 insert(racy, X) ->
     case ets:lookup(?TABLE, X) of
         [] ->
+            true = ets:insert(?TABLE, {X}),
+            true;
+        [_] ->
+            false
+    end;
+insert(widened, X) ->
+    case ets:lookup(?TABLE, X) of
+        [] ->
+            erlang:yield(),
             true = ets:insert(?TABLE, {X}),
             true;
         [_] ->
