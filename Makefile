@@ -5,7 +5,8 @@
 #   make explore-mpi  TwoPhase (RMS_MPI=7) on NP=4 Open MPI ranks, fixed and
 #                  with its seeded bug (docs/explore.md, "On many machines")
 #   make test      build and run every test (ctest) but the fuzz-engine
-#                  smoke tests, which `make fuzz-engines` runs
+#                  smoke tests, which `make fuzz-engines` runs, and
+#                  bench/proper's (ctest -L peers)
 #   make fuzz      build the fuzz targets with libFuzzer and run each FUZZTIME s
 #                  (JOBS=N: libFuzzer -fork=N); fuzz-merge minimises the
 #                  corpora; fuzz-afl runs the same targets under AFL++
@@ -47,10 +48,12 @@ build: deps $(BUILD)/CMakeCache.txt
 
 # Every test but the three fuzz-engine smoke tests (label fuzz-engines: each
 # builds its own tree with clang or AFL++, 90 s of a fresh `make test`
-# together; docs/design/build-time.md). `make fuzz-engines` runs them, and
-# so does every build step of `make ci`.
+# together; docs/design/build-time.md) and bench/proper's smoke tests
+# (label peers: Erlang runs of seconds, skipped without Erlang). `make
+# fuzz-engines` runs the first, `ctest -L peers` the second, and every
+# build step of `make ci` runs both.
 test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE fuzz-engines
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE "fuzz-engines|peers"
 
 fuzz-engines: build
 	ctest --test-dir $(BUILD) --output-on-failure -L fuzz-engines

@@ -15,7 +15,7 @@
 %% (default 100; BENCH_PROPER_ONLY=word picks the bugs whose name contains
 %% it and leaves out parts 2 and 3). Prints Markdown rows.
 -module(bench_proper).
--export([main/0, main/1]).
+-export([main/0, main/1, check/2]).
 
 %% {bug, model, least calls}; the same least cases as bench_schedulers.
 bugs() ->
@@ -68,8 +68,10 @@ proper_version() ->
         undefined -> "?"
     end.
 
-%% One check: {failed or passed, calls in the shrunk case, runs, the run
-%% that first failed, why, ms}.
+%% One check of Model's property on Variant (racy, widened or fixed):
+%% {passed | failed | {error, _}, calls in the shrunk case, runs, the run
+%% that first failed (0: none), why it failed, ms}. tests/bench's smoke test
+%% calls it too.
 check(Model, Variant) ->
     ok = parallel_prop:reset(),
     Start = erlang:monotonic_time(microsecond),
