@@ -39,7 +39,8 @@ elif [ ! -f "$proper_dir/include/proper.hrl" ]; then
   missing+=("PropEr's include/proper.hrl (Debian package erlang-proper-dev)")
 fi
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "compare.sh: missing: ${missing[*]}" >&2
+  joined=$(printf '%s; ' "${missing[@]}")
+  echo "compare.sh: missing: ${joined%; }" >&2
   echo "  install with: sudo cmake/deps.sh proper   (or apt-get install -y erlang-base erlang-proper erlang-proper-dev)" >&2
   exit 1
 fi
@@ -59,17 +60,26 @@ bugs=("lost increment" "double insert" "lock-order deadlock" "queue over capacit
 declare -A word=([lost increment]=increment [double insert]=insert
                  [lock-order deadlock]=deadlock [queue over capacity]=capacity)
 
+# CPU seconds (user + system) of the finished children so far.
+# (times runs in this shell, not in a pipe's subshell, whose children are
+# not these.)
+cpu() {
+  times > "$work/times"
+  tail -1 "$work/times" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } printf "%.1f\n", t }'
+}
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 start=$(date +%s)
+cpu > "$work/cpu_start"
 
 # merilo: one bench_schedulers run per bug (controlled, then stress).
 : > "$work/merilo"
 for bug in "${bugs[@]}"; do
   [[ -z "$only" || "$bug" == *"$only"* ]] || continue
-  MERILO_BENCH_ONLY=${word[$bug]} "$bench" "$checks" | grep "^| $bug |" | tee -a "$work/merilo" >&2
+  MERILO_BENCH_ONLY=${word[$bug]} "$bench" "$checks" | grep --line-buffered "^| $bug |" | tee -a "$work/merilo" >&2
 done
 merilo_done=$(date +%s)
-echo "merilo done in $((merilo_done - start)) s; load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+cpu > "$work/cpu_merilo"
+echo "merilo done; load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 # PropEr: the same bugs, then the fixed variants.
 status=0
@@ -83,15 +93,25 @@ elif [ "$status" -ne 0 ]; then
   echo "compare.sh: the PropEr side failed (exit $status)" >&2
 fi
 end=$(date +%s)
-echo "PropEr done in $((end - merilo_done)) s"
+cpu > "$work/cpu_end"
+read -r cpu_start < "$work/cpu_start"
+read -r cpu_merilo < "$work/cpu_merilo"
+read -r cpu_end < "$work/cpu_end"
+awk -v w="$((merilo_done - start))" -v a="$cpu_start" -v b="$cpu_merilo" \
+  'BEGIN { printf "merilo side: %d s wall, %.1f s CPU\n", w, b - a }'
+awk -v w="$((end - merilo_done))" -v a="$cpu_merilo" -v b="$cpu_end" \
+  'BEGIN { printf "PropEr side: %d s wall, %.1f s CPU\n", w, b - a }'
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 header=$(sed -n 's/^## //p' "$work/proper" | head -1)
-echo "PropEr side: ${header:-?}"
+echo "PropEr build: ${header:-?}"
 echo
 
 # One table: merilo's rows (| bug | mode | found | least | to first
 # failure | per check | ms |) and PropEr's (the same columns) side by side,
 # with executions per ms of check time added.
+# (merilo's "to first failure" counts the failing case's own executions;
+# PropEr's counts runs from the check's start, one per case: see
+# docs/design/proper-peer.md.)
 echo "| bug | tool | found | shrunk to least | median executions to first failure | median executions per check | median ms per check | executions per ms |"
 echo "|---|---|---|---|---|---|---|---|"
 for bug in "${bugs[@]}"; do
