@@ -5,12 +5,15 @@
 #   make explore-mpi  TwoPhase (RMS_MPI=7) on NP=4 Open MPI ranks, fixed and
 #                  with its seeded bug (docs/explore.md, "On many machines")
 #   make test      build and run every test (ctest) but the fuzz-engine
-#                  smoke tests, which `make fuzz-engines` runs
+#                  smoke tests, which `make fuzz-engines` runs, and
+#                  bench/proper's (ctest -L peers)
 #   make fuzz      build the fuzz targets with libFuzzer and run each FUZZTIME s
 #                  (JOBS=N: libFuzzer -fork=N); fuzz-merge minimises the
 #                  corpora; fuzz-afl runs the same targets under AFL++
 #   make bench     build and run the benchmarks
 #   make bench-spin  merilo against SPIN on TwoPhase (RMS="8 9 10" ROUNDS=3)
+#   make bench-proper  merilo's parallel tester against PropEr's parallel
+#                  statem on four seeded races (CHECKS=100, ONLY=word)
 #   make lint      clang-format check, the rules checker and clang-tidy
 #   make docs      the API reference (Doxygen) in build-docs/html; fails on
 #                  any Doxygen warning
@@ -32,7 +35,7 @@ BUILD_TYPE ?= Test
 GENERATOR := $(if $(shell command -v ninja),-G Ninja,)
 DEPS     := cmake/deps.sh
 
-.PHONY: all deps build test docs fuzz-engines explore explore-mpi fuzz fuzz-seeded fuzz-merge fuzz-afl bench bench-spin lint format tsan ci clean install-check
+.PHONY: all deps build test docs fuzz-engines explore explore-mpi fuzz fuzz-seeded fuzz-merge fuzz-afl bench bench-spin bench-proper lint format tsan ci clean install-check
 
 all: build
 
@@ -47,10 +50,12 @@ build: deps $(BUILD)/CMakeCache.txt
 
 # Every test but the three fuzz-engine smoke tests (label fuzz-engines: each
 # builds its own tree with clang or AFL++, 90 s of a fresh `make test`
-# together; docs/design/build-time.md). `make fuzz-engines` runs them, and
-# so does the clang step of `make ci`.
+# together; docs/design/build-time.md) and bench/proper's smoke tests
+# (label peers: Erlang runs of seconds, skipped without Erlang). `make
+# fuzz-engines` runs the first, `ctest -L peers` the second, and the clang
+# step of `make ci` runs both.
 test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE fuzz-engines
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -LE "fuzz-engines|peers"
 
 fuzz-engines: build
 	ctest --test-dir $(BUILD) --output-on-failure -L fuzz-engines
@@ -95,6 +100,21 @@ bench-spin:
 	cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DMERILO_BUILD_BENCH=ON $(CMAKE_FLAGS)
 	cmake --build build-bench -j $(JOBS) --target bench_explore
 	@ROUNDS=$(ROUNDS) bench/spin/compare.sh build-bench/bench-bin/bench_explore $(RMS)
+
+# make bench-proper: merilo's parallel tester (bench_schedulers: controlled
+# and stress rows, seeds 1..CHECKS) against PropEr's parallel statem
+# (bench/proper/: CHECKS independent checks per bug at PropEr's defaults)
+# on the same four seeded races, one after the other in one run; prints the
+# Markdown table docs/benchmarks.md records. ONLY=word runs the bugs whose
+# name holds it. 100 checks take tens of minutes (merilo's stress rows
+# spend about 2 s a check).
+CHECKS ?= 100
+ONLY ?=
+bench-proper:
+	@$(DEPS) base bench proper
+	cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DMERILO_BUILD_BENCH=ON $(CMAKE_FLAGS)
+	cmake --build build-bench -j $(JOBS) --target bench_schedulers
+	@CHECKS=$(CHECKS) ONLY="$(ONLY)" bench/proper/compare.sh build-bench/bench-bin/bench_schedulers
 
 # make docs: the API reference from the public headers' `///` comments, with
 # the guide pages of docs/ linked from its front page (docs/api.md), in

@@ -11,7 +11,8 @@
 # which the `browser` tests run headless on merilo-lincheck's HTML report and
 # explore's trace page), mpi (Open MPI, for explore_mpi and its tests;
 # optional: without it the rest builds), docs (Doxygen, and Python for its
-# Markdown filter, for `make docs`). Every package is from
+# Markdown filter, for `make docs`), proper (Erlang and PropEr, the peer
+# that `make bench-proper` runs beside merilo's parallel tester; optional). Every package is from
 # Debian's archive; nothing is downloaded. A package named NAME:ARCH is
 # another architecture's build: as root, deps.sh adds ARCH to dpkg's
 # architectures first.
@@ -27,6 +28,7 @@ declare -A packages=(
   [browser]="chromium"
   [docs]="doxygen python3"
   [mpi]="libopenmpi-dev openmpi-bin"
+  [proper]="erlang-base erlang-proper erlang-proper-dev"
 )
 
 missing=()
