@@ -29,8 +29,8 @@ CMAKE_FLAGS ?=
 # `Test` (defined in CMakeLists.txt): -O1 without debug info. The tests are
 # template-heavy and cheap to run, so compiling is nearly all of `make test`;
 # -O1 -g0 compiles in about half the time of -O2 -g. BUILD_TYPE=Debug or
-# RelWithDebInfo gives a build to debug in; `make ci` builds -O1 under the
-# sanitizers and -O0 for coverage, with assertions on (docs/design/ci.md).
+# RelWithDebInfo gives a build to debug in; `make ci` builds -O0 under ASan,
+# -O1 under TSan and -O0 for coverage, with assertions on (docs/design/ci.md).
 BUILD_TYPE ?= Test
 GENERATOR := $(if $(shell command -v ninja),-G Ninja,)
 DEPS     := cmake/deps.sh

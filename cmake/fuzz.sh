@@ -15,6 +15,7 @@
 #            a fixed -seed must find the bug within the target's budget of
 #            executions, and replaying the saved input must print the same
 #            trace
+#   seeded-build  only the build of `seeded` (make ci builds ahead of time)
 #   merge    (make fuzz-merge) minimise each target's corpus with libFuzzer's
 #            -merge=1: keep the smallest set of inputs with the same coverage,
 #            and every seed the explorer wrote (merilo-seed-*)
@@ -252,15 +253,20 @@ afl() {
   exit $status
 }
 
-seeded() {
-  # Only the seeded-bug targets (listed at configure time) unless
-  # FUZZ_TARGETS names others.
+# Configures the tree and builds only the seeded-bug targets (listed at
+# configure time) unless FUZZ_TARGETS names others. `make ci` runs this
+# alone, beside an earlier step's tests, before `seeded` runs them.
+seeded_build() {
   configure_tree
   if [[ -z $FUZZ_TARGETS ]]; then
     FUZZ_TARGETS=$(awk '{ printf "%s ", $1 }' "$BIN/seeded-bugs.txt")
     [[ -n $FUZZ_TARGETS ]] || die "$BIN/seeded-bugs.txt lists no seeded-bug target"
   fi
   build_targets
+}
+
+seeded() {
+  seeded_build
   local status=0 t kind runs
   while read -r t kind runs; do
     [[ -n $t ]] || continue
@@ -313,7 +319,8 @@ case $mode in
   build) build ;;
   run) run ;;
   seeded) seeded ;;
+  seeded-build) seeded_build ;;
   merge) merge ;;
   afl) afl ;;
-  *) echo "usage: cmake/fuzz.sh build|run|seeded|merge|afl" >&2; exit 2 ;;
+  *) echo "usage: cmake/fuzz.sh build|run|seeded|seeded-build|merge|afl" >&2; exit 2 ;;
 esac
