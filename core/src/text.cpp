@@ -1,4 +1,4 @@
-// text.cpp — escaping control characters and cutting UTF-8 text (text.hpp).
+// text.cpp — escaping control characters, cutting and checking UTF-8 text (text.hpp).
 #include <merilo/core/text.hpp>
 
 #include <array>
@@ -106,6 +106,17 @@ std::string_view utf8_prefix(std::string_view text, std::size_t max) noexcept {
   for (int back = 0; back < 3 && cut > 0 && inside(cut); ++back) --cut;
   if (inside(cut)) cut = max;
   return text.substr(0, cut);
+}
+
+std::size_t utf8_valid_length(std::string_view text) noexcept {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::uint32_t code = 0;
+    const std::size_t n = decode(text.substr(at), code);
+    if (n == 0) break;
+    at += n;
+  }
+  return at;
 }
 
 }  // namespace merilo::core

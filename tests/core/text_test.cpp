@@ -57,5 +57,17 @@ TEST(Text, CutsOnACharacterBoundary) {
   EXPECT_EQ(core::utf8_prefix("\x80\x80\x80\x80\x80", 4), "\x80\x80\x80\x80");
 }
 
+TEST(Text, FindsWhereTextStopsBeingUtf8) {
+  using std::string_view_literals::operator""sv;
+  EXPECT_EQ(core::utf8_valid_length(""), 0U);
+  EXPECT_EQ(core::utf8_valid_length("ab\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), 11U);
+  EXPECT_EQ(core::utf8_valid_length("ab\xff"), 2U);             // never a UTF-8 byte
+  EXPECT_EQ(core::utf8_valid_length("ab\xc3"), 2U);             // a sequence cut short
+  EXPECT_EQ(core::utf8_valid_length("a\xc0\xaf"), 1U);          // overlong '/'
+  EXPECT_EQ(core::utf8_valid_length("a\xed\xa0\x80"), 1U);      // a surrogate
+  EXPECT_EQ(core::utf8_valid_length("a\xf4\x90\x80\x80"), 1U);  // past U+10FFFF
+  EXPECT_EQ(core::utf8_valid_length("a\0b"sv), 3U);             // NUL is UTF-8
+}
+
 }  // namespace
 }  // namespace merilo

@@ -140,9 +140,10 @@ TEST(StatemUsage, ZeroTestsOrZeroCommandsAreUsageErrors) {
 
 TEST(StatemUsage, AMaxCommandsPastTheLimitIsAUsageErrorNamingIt) {
   ProbeSpec spec;
-  const st::CheckOptions config{.seed = 1, .max_commands = std::size_t{1} << 40};
+  // 2^30: far above the limit, and within a 32-bit size_t.
+  const st::CheckOptions config{.seed = 1, .max_commands = std::size_t{1} << 30};
   const std::string want =
-      "CheckOptions::max_commands is 1099511627776, above the limit of 100000 commands";
+      "CheckOptions::max_commands is 1073741824, above the limit of 100000 commands";
   EXPECT_NE(st::check(spec, config).error.find(want), std::string::npos)
       << st::check(spec, config).error;
   EXPECT_NE(st::check_run(spec, config, 0).error.find(want), std::string::npos);

@@ -185,6 +185,15 @@ TEST(EdnHistory, IndependentTuplesGiveTheKey) {
             "line 1, column 1: --independent needs every :value to be a [key value] tuple, got 4");
 }
 
+TEST(EdnHistory, RefusesTextThatIsNotUtf8WhereverItIs) {
+  EXPECT_EQ(read_error("{:process 0, :type :invoke, :f :read}\n{:process \"a\xff\"}"),
+            "line 2, column 13: the text is not UTF-8 (byte 0xff); EDN histories are UTF-8");
+  EXPECT_EQ(read_error("; \xc3\n{}"),
+            "line 1, column 3: the text is not UTF-8 (byte 0xc3); EDN histories are UTF-8");
+  EXPECT_EQ(read_error("[{:process 0, :type :invoke, :f :\xe2\x82}]"),
+            "line 1, column 34: the text is not UTF-8 (byte 0xe2); EDN histories are UTF-8");
+}
+
 TEST(EdnHistory, NamesLineAndColumnOfEveryProblem) {
   EXPECT_EQ(read_error("[{:process 0, :type :invoke, :f :read}\n 7]"),
             "line 2, column 2: expected a map (one event), got an integer 7");

@@ -2,11 +2,14 @@
 // form (edn.hpp), each event map's fields turned into the JSON values
 // EventReader reads, in either layout (maps one after another, or one
 // vector of maps).
+#include <algorithm>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
+#include <merilo/core/text.hpp>
 
 #include "edn.hpp"
 #include "events.hpp"
@@ -79,17 +82,34 @@ std::optional<InputError> event(EventReader& reader, const edn::Value& v) {
 
 std::optional<InputError> fail(const edn::Error& e) { return at(e.at, e.message); }
 
+// EDN is UTF-8 text. A byte that is not (a string holding 0xFF) would
+// reach the history's keys and values, where two different invalid keys
+// could not be told apart once shown, so the whole text is checked first,
+// as the JSON Lines parser checks its strings.
+std::optional<InputError> not_utf8(std::string_view text) {
+  const std::size_t good = core::utf8_valid_length(text);
+  if (good == text.size()) return std::nullopt;
+  const std::string_view before = text.substr(0, good);
+  const std::size_t newline = before.rfind('\n');
+  const edn::Position p{
+      1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n')),
+      newline == std::string_view::npos ? good + 1 : good - newline};
+  return at(p, fmt::format("the text is not UTF-8 (byte 0x{:02x}); EDN histories are UTF-8",
+                           static_cast<unsigned>(static_cast<unsigned char>(text[good]))));
+}
+
 }  // namespace
 
 std::optional<InputError> read_edn_history(std::istream& in, const ReadOptions& options,
                                            RawHistory& out) {
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (auto wrong = not_utf8(text)) return wrong;
   edn::Parser parser(text);
   EventReader reader(options, Syntax::edn, out);
   std::optional<edn::Error> error;
   const std::optional<char> first = parser.skip(error);
   if (error) return fail(*error);
-  if (first == '[' || first == '(') {
+  if (first.has_value() && (*first == '[' || *first == '(')) {
     // Knossos's layout: one vector (or list) of event maps.
     const edn::Position opened = parser.position();
     const char close = *first == '[' ? ']' : ')';

@@ -92,7 +92,7 @@ struct ReadOptions {
 
 /// `text` made safe to print: cut to at most `max` bytes (on a UTF-8
 /// boundary) plus "…", its control characters escaped (core::printable).
-[[nodiscard]] std::string clipped(std::string text, std::size_t max);
+[[nodiscard]] std::string clipped(const std::string& text, std::size_t max);
 
 /// `v` as JSON, cut to kMaxShown bytes: how messages echo a bad value.
 [[nodiscard]] std::string shown(const nlohmann::json& v);

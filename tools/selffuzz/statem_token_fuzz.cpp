@@ -100,6 +100,7 @@ std::vector<std::vector<std::uint8_t>> seed_tokens() {
   }
   tokens.emplace_back("v2:1:0:100:1000000000000:0:0000000000000000");  // a huge bound
   std::vector<std::vector<std::uint8_t>> out;
+  out.reserve(tokens.size());
   for (const std::string& t : tokens) out.emplace_back(t.begin(), t.end());
   return out;
 }

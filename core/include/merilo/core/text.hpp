@@ -7,7 +7,8 @@
 // newlines forge whole output lines, bidirectional overrides reorder what
 // is shown. `printable` writes every such character as an escape and
 // passes all other text, UTF-8 included, through; `quoted` also quotes;
-// `utf8_prefix` cuts long text without splitting a character.
+// `utf8_prefix` cuts long text without splitting a character;
+// `utf8_valid_length` finds where text stops being UTF-8.
 //
 // Example:
 //
@@ -38,6 +39,12 @@ namespace merilo::core {
 /// The longest prefix of `text` that is at most `max` bytes long and does
 /// not end inside a UTF-8 sequence.
 [[nodiscard]] std::string_view utf8_prefix(std::string_view text, std::size_t max) noexcept;
+
+/// The length of the longest prefix of `text` that is valid UTF-8: the
+/// offset of the first byte that starts no valid sequence (an overlong
+/// form, a surrogate or a code point past U+10FFFF included), or
+/// `text.size()` when all of it is UTF-8.
+[[nodiscard]] std::size_t utf8_valid_length(std::string_view text) noexcept;
 
 }  // namespace merilo::core
 
