@@ -77,15 +77,19 @@ std::string parse_token(std::string_view text, std::size_t max_commands, ReplayT
   if (!number(parts[1], t.seed, 16)) return bad("the seed is not a hex number");
   if (!number(parts[2], t.run)) return bad("the run is not a number");
   if (!number(parts[3], t.size) || t.size > kMaxSize) return bad("the size is not in [0, 100]");
-  if (!number(parts[4], t.bound) || t.bound == 0)
+  // Read as 64 bits whatever size_t's width, so a bound past a 32-bit
+  // size_t is named as too large rather than as not a number.
+  std::uint64_t bound = 0;
+  if (!number(parts[4], bound) || bound == 0)
     return bad("the length bound is not a positive number");
-  if (t.bound > max_commands) {
+  if (bound > max_commands) {
     return fmt::format(
         "merilo::statem: the replay token {} names a list of up to {} commands, more than "
         "this check's CheckOptions::max_commands ({}); replay it with the max_commands of the "
         "check that reported it",
-        core::quoted(text), t.bound, max_commands);
+        core::quoted(text), bound, max_commands);
   }
+  t.bound = static_cast<std::size_t>(bound);
   if (parts[6].size() != 16 || !number(parts[6], t.check, 16))
     return bad("the check is not 16 hex digits (was the token cut short?)");
   for (std::string_view item : split(parts[5], ',')) {
