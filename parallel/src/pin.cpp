@@ -20,7 +20,10 @@ constexpr std::size_t kMaxPositions = 1U << 16;
 
 std::string positions(const std::vector<std::size_t>& at) {
   std::string out;
-  for (std::size_t p : at) out += (out.empty() ? "" : ".") + std::to_string(p);
+  for (std::size_t p : at) {
+    if (!out.empty()) out += '.';
+    out += std::to_string(p);
+  }
   return out;
 }
 
@@ -54,22 +57,29 @@ bool position_list(std::string_view s, std::vector<std::size_t>& out) {
   return true;
 }
 
+/// The token's last field: "free" for a free run, else one digit per
+/// scheduling decision ("-" for none). Built by construction, not by
+/// assigning a literal: g++ 12 at -O3 reports a false -Wrestrict on the
+/// assignment (libstdc++'s _M_replace).
+std::string schedule_text(const ScheduleStats& s) {
+  if (!is_controlled(s.scheduler)) return std::string("free");
+  std::string out;
+  for (std::uint8_t c : s.schedule) out += static_cast<char>('0' + c);
+  if (out.empty()) return std::string("-");
+  return out;
+}
+
 }  // namespace
 
 std::string pin_token(const FailureInfo& f) {
   std::string branches;
   for (std::size_t b = 0; b < f.shrunk_branches_at.size(); ++b) {
-    branches += (b == 0 ? "" : "/") + positions(f.shrunk_branches_at[b]);
-  }
-  std::string schedule;
-  if (!is_controlled(f.scheduling.scheduler)) {
-    schedule = "free";
-  } else {
-    for (std::uint8_t c : f.scheduling.schedule) schedule += static_cast<char>('0' + c);
-    if (schedule.empty()) schedule = "-";
+    if (b != 0) branches += '/';
+    branches += positions(f.shrunk_branches_at[b]);
   }
   return fmt::format("{}:{}:{}:{}:{}:{}:{}:{}:{}", kVersion, f.seed, f.run, f.branches,
-                     f.max_prefix, f.max_branch, positions(f.shrunk_prefix_at), branches, schedule);
+                     f.max_prefix, f.max_branch, positions(f.shrunk_prefix_at), branches,
+                     schedule_text(f.scheduling));
 }
 
 namespace detail {

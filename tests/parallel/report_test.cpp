@@ -2,9 +2,11 @@
 // order of invocation with instants from the first call, the evidence, and
 // the reproduce lines at the end; and no user text reaches the terminal raw.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -215,4 +217,48 @@ TEST(ParallelReport, ALinearizeModelsCommandsPrintInASpecWithoutAWrapper) {
   EXPECT_NE(text.find("write 3"), std::string::npos) << text;
   EXPECT_NE(text.find("read"), std::string::npos) << text;
   EXPECT_NE(text.find("null"), std::string::npos) << text;
+}
+
+namespace pin_text {
+
+parallel::FailureInfo pinned(parallel::Scheduler scheduler, std::vector<std::uint8_t> schedule) {
+  parallel::FailureInfo f;
+  f.seed = 12;
+  f.run = 3;
+  f.branches = 3;
+  f.max_prefix = 6;
+  f.max_branch = 4;
+  f.shrunk_prefix_at = {0, 2, 5};
+  f.shrunk_branches_at = {{1}, {6}, {3, 4}};
+  f.scheduling.scheduler = scheduler;
+  f.scheduling.schedule = std::move(schedule);
+  return f;
+}
+
+}  // namespace pin_text
+
+TEST(ParallelPin, TheTokenJoinsPositionsWithDotsBranchesWithSlashesAndNamesTheSchedule) {
+  using parallel::Scheduler;
+  const auto controlled = pin_text::pinned(Scheduler::preemption_bounded, {0, 2, 2, 0});
+  EXPECT_EQ(parallel::pin_token(controlled), "p1:12:3:3:6:4:0.2.5:1/6/3.4:0220");
+  EXPECT_EQ(parallel::pin_token(pin_text::pinned(Scheduler::pct, {})),
+            "p1:12:3:3:6:4:0.2.5:1/6/3.4:-");
+  EXPECT_EQ(parallel::pin_token(pin_text::pinned(Scheduler::stress, {1})),
+            "p1:12:3:3:6:4:0.2.5:1/6/3.4:free");
+
+  parallel::FailureInfo bare = controlled;
+  bare.shrunk_prefix_at.clear();
+  bare.shrunk_branches_at = {{7}, {8}};
+  bare.branches = 2;
+  bare.scheduling.schedule = {1};
+  EXPECT_EQ(parallel::pin_token(bare), "p1:12:3:2:6:4::7/8:1");
+
+  // What the token says is what the parser reads back.
+  parallel::detail::Pin pin;
+  ASSERT_EQ(parallel::detail::parse_pin(parallel::pin_token(controlled), pin), "");
+  EXPECT_EQ(pin.prefix_at, (std::vector<std::size_t>{0, 2, 5}));
+  EXPECT_EQ(pin.branches_at.size(), 3U);
+  EXPECT_EQ(pin.branches_at[2], (std::vector<std::size_t>{3, 4}));
+  EXPECT_TRUE(pin.controlled);
+  EXPECT_EQ(pin.schedule, (std::vector<std::uint8_t>{0, 2, 2, 0}));
 }
