@@ -53,7 +53,11 @@ struct Model {
   std::vector<std::vector<std::pair<std::size_t, std::uint64_t>>> lines;
 };
 
-std::string part_name(std::size_t i) { return "p" + std::to_string(i); }
+std::string part_name(std::size_t i) {
+  std::string name(1, 'p');
+  name += std::to_string(i);
+  return name;
+}
 
 // The plain recursive roll-up: subtotal(p) = value + Σ q × subtotal(child),
 // adding `need` to p's need on the way down. The bills drawn here are small

@@ -43,7 +43,7 @@ namespace fib {
     }
   }
   while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-  if (digits.empty()) digits = "0";
+  if (digits.empty()) digits.push_back('0');
   std::reverse(digits.begin(), digits.end());
   return digits;
 }

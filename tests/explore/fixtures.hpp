@@ -34,8 +34,10 @@ class CountersBase {
   [[nodiscard]] const World& world() const { return w_; }
   [[nodiscard]] std::string tuple() const {
     std::string t;
-    for (std::size_t i = 0; i < N; ++i)
-      t += (i ? " " : "") + std::string(w_.v[i] == K ? "full" : "open");
+    for (std::size_t i = 0; i < N; ++i) {
+      if (i != 0) t += ' ';
+      t += w_.v[i] == K ? "full" : "open";
+    }
     return t;
   }
   [[nodiscard]] bool settled() const { return true; }

@@ -194,7 +194,8 @@ TEST(Html, TenThousandOperationsStaySmall) {
   report.verdict = Verdict::not_linearizable;
   constexpr std::size_t kLanes = 50;
   constexpr std::size_t kOps = 10'000;
-  for (std::size_t l = 0; l < kLanes; ++l) report.lanes.push_back("p" + std::to_string(l));
+  for (std::size_t l = 0; l < kLanes; ++l)
+    report.lanes.push_back(std::string("p").append(std::to_string(l)));
   for (std::size_t i = 0; i < kOps; ++i) {
     const auto t = static_cast<std::int64_t>(i) * 1000;
     report.operations.push_back({i % kLanes, "write " + std::to_string(i), "ok", t, t + 30'000,

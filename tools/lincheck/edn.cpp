@@ -38,8 +38,15 @@ bool keyword_char(char c) {
 // A token or character as messages quote it: escaped, cut to 40 bytes.
 std::string backticked(std::string_view text) {
   constexpr std::size_t kMax = 40;
-  if (text.size() <= kMax) return "`" + core::printable(text) + "`";
-  return "`" + core::printable(core::utf8_prefix(text, kMax)) + "…`";
+  std::string out = "`";
+  if (text.size() <= kMax) {
+    out += core::printable(text);
+  } else {
+    out += core::printable(core::utf8_prefix(text, kMax));
+    out += "…";
+  }
+  out += '`';
+  return out;
 }
 
 void append_utf8(std::string& out, std::uint32_t cp) {
