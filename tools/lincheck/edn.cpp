@@ -38,15 +38,9 @@ bool keyword_char(char c) {
 // A token or character as messages quote it: escaped, cut to 40 bytes.
 std::string backticked(std::string_view text) {
   constexpr std::size_t kMax = 40;
-  std::string out = "`";
-  if (text.size() <= kMax) {
-    out += core::printable(text);
-  } else {
-    out += core::printable(core::utf8_prefix(text, kMax));
-    out += "…";
-  }
-  out += '`';
-  return out;
+  const bool cut = text.size() > kMax;
+  return fmt::format("`{}{}`", core::printable(cut ? core::utf8_prefix(text, kMax) : text),
+                     cut ? "…" : "");
 }
 
 void append_utf8(std::string& out, std::uint32_t cp) {
