@@ -1,7 +1,7 @@
 // merilo/parallel/sync.hpp — drop-in std synchronisation types that let the
 // parallel tester own the schedule.
 //
-// `merilo::sync` (an alias of `merilo::parallel::sync`) has `atomic<T>`,
+// `merilo::sync` has `atomic<T>`,
 // `atomic_flag`, `mutex`, `recursive_mutex`, `shared_mutex`,
 // `condition_variable` and `this_thread::yield`, with the members of their
 // std namesakes. Outside a controlled run each operation is the std one,
@@ -60,7 +60,7 @@
 
 #include <merilo/parallel/detail/controller.hpp>  // the hook every operation reads
 
-namespace merilo::parallel::sync {
+namespace merilo::sync {
 
 /// Thrown out of a blocking operation of a branch when its controlled run
 /// ended in a deadlock; `parallel::check` catches it. Not a std::exception,
@@ -570,11 +570,6 @@ inline void yield() {
 }
 }  // namespace this_thread
 
-}  // namespace merilo::parallel::sync
-
-namespace merilo {
-/// The short name: `merilo::sync::mutex`, `merilo::sync::atomic<int>`, ...
-namespace sync = parallel::sync;
-}  // namespace merilo
+}  // namespace merilo::sync
 
 #endif  // MERILO_PARALLEL_SYNC_HPP
