@@ -51,7 +51,7 @@ class Checker {
 
   int run(std::ostream& out, std::ostream& err) {
     for (std::size_t i = 0; i < history_.ops.size(); ++i) {
-      auto converted = A::convert(history_.ops[i]);
+      auto converted = A::convert(history_.ops[i], history_.meaning);
       if (converted.error) {
         fmt::print(err, "merilo-lincheck: {}: {}\n", args_.source, converted.error->text());
         return kBadInput;
@@ -179,13 +179,27 @@ class Checker {
     }
   }
 
+  // How the events are ordered in real time. EDN events one a line are in
+  // line order too, and say so, as their JSON Lines twins do.
+  std::string order_text() const {
+    switch (history_.order) {
+      case Order::time:
+        return "ordered by \"time\"";
+      case Order::line:
+        return "ordered by line";
+      case Order::position:
+        return history_.shared_lines ? "ordered by position in the file" : "ordered by line";
+    }
+    return "";
+  }
+
   void explain(std::ostream& out) const {
     const auto& e = result_.explanation;
     fmt::print(out, "\n  model    {}{}\n", A::kName,
                e.partition.empty() ? "" : ", key " + clipped(e.partition, kMaxShown));
     fmt::print(out, "  history  {} from {}, {} ({})\n", counted(ops_.size(), "operation"),
                counted(history_.processes, "process"), counted(history_.events, "event"),
-               history_.timed ? "ordered by \"time\"" : "ordered by line");
+               order_text());
     fmt::print(out, "  search   {}, {} cached ({:.1f} MB{}), {:.2f} s\n",
                counted_text(thousands(result_.evaluations), "step"),
                counted_text(thousands(result_.cache_entries), "state"),
@@ -254,7 +268,9 @@ class Checker {
     explain(text);
     report.explanation = text.str();
     report.explanation.erase(0, report.explanation.find_first_not_of('\n'));
-    report.time_unit = history_.timed ? "ns" : "line";
+    report.time_unit = history_.order == Order::time   ? "ns"
+                       : history_.order == Order::line ? "line"
+                                                       : "event";
     // One lane per process, in increasing order of process number.
     std::vector<std::uint64_t> processes;
     for (const std::size_t i : raw_of_) processes.push_back(history_.ops[i].process);

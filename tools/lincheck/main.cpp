@@ -60,6 +60,9 @@ int main(int argc, char** argv) {
                  "also write the history and the verdict as one self-contained HTML page");
   app.add_option("--format", args.format,
                  "jsonl or edn (default: EDN for a file ending in .edn, else JSON Lines)");
+  app.add_option("--meaning", args.meaning,
+                 "jepsen or merilo: what fail and nil results mean (default: jepsen for EDN, "
+                 "merilo for JSON Lines)");
   auto* initial_option = app.add_option(
       "--initial", initial, "the register's value before any write (default: null; Knossos: 0)");
   app.add_flag("--independent", args.independent,
@@ -81,7 +84,7 @@ int main(int argc, char** argv) {
   const std::string usage = fmt::format(
       "usage: merilo-lincheck --model {} [--budget N] [--timeout SECONDS] "
       "[--cache-mb MB] [--max-line-bytes N] [--explain] [--html OUT.html] [--format jsonl|edn] "
-      "[--initial N] [--independent] [--jobs N] FILE...",
+      "[--meaning jepsen|merilo] [--initial N] [--independent] [--jobs N] FILE...",
       merilo::lincheck::model_names("|", "|"));
   try {
     app.parse(argc, argv);
