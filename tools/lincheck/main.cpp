@@ -110,5 +110,6 @@ int main(int argc, char** argv) {
     fmt::print(std::cerr, "merilo-lincheck: {}\n{}\n", problem, usage);
     return merilo::lincheck::kBadInput;
   }
-  return merilo::lincheck::run_files(args, expanded.files, jobs, std::cout, std::cerr);
+  return merilo::lincheck::run_files(args, expanded.files, jobs, std::cout, std::cerr,
+                                     expanded.listed);
 }
