@@ -131,8 +131,21 @@ class Checker {
     return text;
   }
 
+  // Where an event is: "5", or "1, column 95" when lines hold several
+  // events (an EDN history on one line) and the line alone would not say.
+  std::string at(std::size_t line, std::size_t column) const {
+    if (!history_.shared_lines || column == 0) return fmt::format("{}", line);
+    return fmt::format("{}, column {}", line, column);
+  }
+  std::string invoked_at(const RawOp& r) const { return at(r.invoke_line, r.invoke_column); }
+  std::string returned_at(const RawOp& r) const { return at(r.complete_line, r.complete_column); }
+
   std::string op_row(std::size_t op, std::size_t width) const {
     const RawOp& r = raw(op);
+    if (history_.shared_lines) {
+      return fmt::format("line {:>6}:{:<5} p{:<4} {:<{}}", r.invoke_line, r.invoke_column,
+                         r.process, op_text(op), width);
+    }
     return fmt::format("line {:>6}  p{:<4} {:<{}}", r.invoke_line, r.process, op_text(op), width);
   }
   // (width 0: no padding after the text)
@@ -158,7 +171,7 @@ class Checker {
                      key_of(e.partition), e.prefix.size(), counted(e.part_size, "operation"));
         }
         fmt::print(out, " at the {} on line {} (process {}){}\n",
-                   merilo::core::describe(ops_[stuck].command), raw(stuck).invoke_line,
+                   merilo::core::describe(ops_[stuck].command), invoked_at(raw(stuck)),
                    raw(stuck).process, hint ? " (--explain shows why)" : "");
         break;
       }
@@ -243,8 +256,8 @@ class Checker {
     fmt::print(out,
                "\nThen nothing fits. The {} on line {} (process {}) returned on line {}, so it "
                "or another operation invoked before then had to come next:\n",
-               merilo::core::describe(ops_[stuck].command), raw(stuck).invoke_line,
-               raw(stuck).process, raw(stuck).complete_line);
+               merilo::core::describe(ops_[stuck].command), invoked_at(raw(stuck)),
+               raw(stuck).process, returned_at(raw(stuck)));
     for (const auto& c : e.candidates) {
       fmt::print(
           out, "  {}  {}\n", op_row(c.operation, width),
@@ -295,9 +308,9 @@ class Checker {
       h.returned_at = ops_[op].response ? ops_[op].returned_at : linearize::kNever;
       h.line = r.invoke_line;
       h.details = r.complete_line > 0
-                      ? fmt::format("invoked on line {}, {} on line {}", r.invoke_line,
-                                    completion_name(r.completion), r.complete_line)
-                      : fmt::format("invoked on line {}, never completed", r.invoke_line);
+                      ? fmt::format("invoked on line {}, {} on line {}", invoked_at(r),
+                                    completion_name(r.completion), returned_at(r))
+                      : fmt::format("invoked on line {}, never completed", invoked_at(r));
       report.operations.push_back(std::move(h));
     }
     const auto& e = result_.explanation;
@@ -312,7 +325,7 @@ class Checker {
     report.operations[stuck].note = fmt::format(
         "every order gets stuck here: it returned on line {}, so it or another operation "
         "invoked before then had to come next",
-        raw(stuck).complete_line);
+        returned_at(raw(stuck)));
     for (const auto& c : e.candidates) {
       report.candidates.push_back(c.operation);
       std::string& note = report.operations[c.operation].note;
