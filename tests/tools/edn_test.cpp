@@ -292,8 +292,8 @@ TEST(EdnHistory, EventsOneALineAreInLineOrder) {
 
 TEST(EdnHistory, RefusesASetWhereAValueIsRead) {
   EXPECT_EQ(read_error("{:process 0, :type :invoke, :f :cas, :value #{2 1}}"),
-            "line 1, column 45: a set (#{2 1}) has no order, so it cannot stand where :value "
-            "needs a value such as [expected new]: write a vector");
+            "line 1, column 45: a set (#{2 1}) has no order, so it cannot be read as :value (a "
+            "cas's [expected new], a [key value] tuple): write a vector");
   ReadOptions o = register_options();
   o.independent = true;
   EXPECT_EQ(read_error("{:process 0, :type :invoke, :f :cas, :value [:x #{1 2}]}", o).substr(0, 40),

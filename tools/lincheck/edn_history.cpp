@@ -105,8 +105,8 @@ std::optional<InputError> event(EventReader& reader, const edn::Value& v) {
     // elements in the order written would make the verdict depend on it.
     const edn::Value* set = ignored_value && k.text == "value" ? nullptr : first_set(field);
     if (set != nullptr) {
-      return at(set->at, fmt::format("a set ({}) has no order, so it cannot stand where :{} needs "
-                                     "a value such as [expected new]: write a vector",
+      return at(set->at, fmt::format("a set ({}) has no order, so it cannot be read as :{} (a "
+                                     "cas's [expected new], a [key value] tuple): write a vector",
                                      edn::shown(*set, kMaxShown), k.text));
     }
     *slot = to_json(field);
