@@ -147,6 +147,11 @@ TEST(Edn, KeepsOnlyTheWantedValuesOfTheTopMap) {
   EXPECT_EQ(v.get("value")->kind, Kind::map);
   EXPECT_EQ(v.get("value")->items.size(), 2U);
   // An unwanted value is still read as EDN: an error in it is an error.
+  Parser odd("{:f :read, :extra [{:a}]}");
+  EXPECT_EQ(odd.form(v, SIZE_MAX, [](std::string_view k) { return k == "f"; })->text(),
+            "line 1, column 20: this map has a key without a value (1 forms)");
+  EXPECT_EQ(parse_error("#_ {:a} 1"),
+            "line 1, column 4: this map has a key without a value (1 forms)");
   Parser bad("{:f :read, :extra [1.5]}");
   EXPECT_EQ(bad.form(v, SIZE_MAX, [](std::string_view k) { return k == "f"; })->text(),
             "line 1, column 20: `1.5` is not an integer: only integers are supported (no floats, "

@@ -273,6 +273,7 @@ std::optional<Error> Parser::collection(Value& out, Kind kind, char close, std::
   out.kind = kind;
   if (kind == Kind::map) out.items.reserve(16);  // an event's fields, without regrowing
   take();
+  std::size_t dropped_forms = 0;  // forms read but not kept (a discarded collection's)
   for (;;) {
     if (auto e = skip_to_form(depth + 1)) return e;
     if (i_ >= text_.size()) {
@@ -291,6 +292,7 @@ std::optional<Error> Parser::collection(Value& out, Kind kind, char close, std::
     if (!keep_) {
       Value dropped;
       if (auto e = read(dropped, depth + 1)) return e;
+      ++dropped_forms;
       continue;
     }
     // The top map's value of a key nobody reads is checked, not kept.
@@ -304,11 +306,11 @@ std::optional<Error> Parser::collection(Value& out, Kind kind, char close, std::
     out.items.emplace_back();
     if (auto e = read(out.items.back(), depth + 1)) return e;
   }
-  if (!keep_) return std::nullopt;
-  if (kind == Kind::map && out.items.size() % 2 != 0) {
-    return fail(opened,
-                fmt::format("this map has a key without a value ({} forms)", out.items.size()));
+  const std::size_t forms = keep_ ? out.items.size() : dropped_forms;
+  if (kind == Kind::map && forms % 2 != 0) {
+    return fail(opened, fmt::format("this map has a key without a value ({} forms)", forms));
   }
+  if (!keep_) return std::nullopt;
   if (kind == Kind::map || kind == Kind::set) return unique(out);
   return std::nullopt;
 }
