@@ -1,6 +1,8 @@
 // edn_test.cpp — the strict EDN reader (tools/lincheck/edn.hpp) and the EDN
 // history reader built on it (read_edn_history): what they accept, and the
 // line and column of each refusal.
+#include <cstdint>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -8,6 +10,7 @@
 
 #include "edn.hpp"
 #include "history_file.hpp"
+#include "lincheck.hpp"
 
 namespace {
 
@@ -115,6 +118,52 @@ TEST(Edn, RefusesNestingDeeperThanTheLimit) {
   EXPECT_EQ(parse_error(ok), "");
 }
 
+TEST(Edn, BoundsEachFormByItsBytes) {
+  const std::string text = "[1 2 3] [1 2 3 4]";
+  Parser p(text);
+  Value v;
+  EXPECT_FALSE(p.form(v, 7));  // exactly the bound
+  EXPECT_EQ(v.items.size(), 3U);
+  auto e = p.form(v, 7);  // one byte over
+  ASSERT_TRUE(e);
+  EXPECT_TRUE(e->too_long);
+  EXPECT_EQ(e->text(), "line 1, column 9: longer than 7 bytes");
+  const std::string long_string = "\"" + std::string(100000, 'a') + "\"";
+  Parser q(long_string);
+  e = q.form(v, 1000);
+  ASSERT_TRUE(e);
+  EXPECT_TRUE(e->too_long);
+  EXPECT_TRUE(v.text.empty());
+}
+
+TEST(Edn, KeepsOnlyTheWantedValuesOfTheTopMap) {
+  const std::string text = "{:f :read, :extra [1 [2 #{3}] \"x\"], :value {:a [4]}}";
+  Parser p(text);
+  Value v;
+  ASSERT_FALSE(p.form(v, SIZE_MAX, [](std::string_view k) { return k == "f" || k == "value"; }));
+  ASSERT_EQ(v.items.size(), 6U);
+  EXPECT_TRUE(v.get("f")->is_keyword("read"));
+  EXPECT_EQ(v.get("extra")->kind, Kind::nil);  // checked, not kept
+  EXPECT_EQ(v.get("value")->kind, Kind::map);
+  EXPECT_EQ(v.get("value")->items.size(), 2U);
+  // An unwanted value is still read as EDN: an error in it is an error.
+  Parser odd("{:f :read, :extra [{:a}]}");
+  EXPECT_EQ(odd.form(v, SIZE_MAX, [](std::string_view k) { return k == "f"; })->text(),
+            "line 1, column 20: this map has a key without a value (1 forms)");
+  EXPECT_EQ(parse_error("#_ {:a} 1"),
+            "line 1, column 4: this map has a key without a value (1 forms)");
+  Parser bad("{:f :read, :extra [1.5]}");
+  EXPECT_EQ(bad.form(v, SIZE_MAX, [](std::string_view k) { return k == "f"; })->text(),
+            "line 1, column 20: `1.5` is not an integer: only integers are supported (no floats, "
+            "ratios or radix numbers)");
+}
+
+TEST(Edn, NamesAByteOrderMarkAsAnEscape) {
+  EXPECT_EQ(parse_error("[1 \xef\xbb\xbf]"),
+            "line 1, column 4: unexpected symbol `\\ufeff` (a history holds nil, true, false, "
+            "integers, strings, keywords and collections)");
+}
+
 TEST(Edn, ShowsValuesBackAsEdnCutShort) {
   EXPECT_EQ(merilo::lincheck::edn::shown(parse("{:a [1 \"x\"], :b #{nil}}"), 80),
             "{:a [1 \"x\"], :b #{nil}}");
@@ -211,6 +260,150 @@ TEST(EdnHistory, NamesLineAndColumnOfEveryProblem) {
             ":f :read, :value nil})");
   EXPECT_EQ(read_error("{:process 0, :type :invoke, :f :read, :index -3}"),
             "line 1, column 1: :index must be a non-negative integer, got -3");
+}
+
+TEST(EdnHistory, OrdersEventsByPositionEvenOnOneLine) {
+  std::istringstream in(
+      "[{:process 0, :type :invoke, :f :write, :value 1} {:process 0, :type :ok, :f :write, "
+      ":value 1} {:process 1, :type :invoke, :f :read}]\n{:process 1, :type :ok, :f :read}");
+  RawHistory h;
+  // (the vector ends the history: read the maps layout on one line instead)
+  EXPECT_TRUE(merilo::lincheck::read_edn_history(in, register_options(), h));
+  std::istringstream maps(
+      "{:process 0, :type :invoke, :f :write, :value 1} {:process 0, :type :ok, :f :write, "
+      ":value 1} {:process 1, :type :invoke, :f :read}\n{:process 1, :type :ok, :f :read}");
+  RawHistory m;
+  ASSERT_FALSE(merilo::lincheck::read_edn_history(maps, register_options(), m));
+  ASSERT_EQ(m.ops.size(), 2U);
+  EXPECT_EQ(m.order, merilo::lincheck::Order::position);
+  EXPECT_TRUE(m.shared_lines);
+  EXPECT_EQ(m.ops[0].invoked_at, 1);
+  EXPECT_EQ(m.ops[0].returned_at, 2);
+  EXPECT_EQ(m.ops[1].invoked_at, 3);  // after the write returned, though on its line
+  EXPECT_EQ(m.ops[1].returned_at, 4);
+  EXPECT_EQ(m.ops[1].invoke_line, 1U);
+  EXPECT_EQ(m.ops[1].invoke_column, 95U);
+}
+
+TEST(EdnHistory, EventsOneALineAreInLineOrder) {
+  std::istringstream in(
+      "{:process 0, :type :invoke, :f :read}\n{:process 0, :type :ok, :f :read, :value 1}\n");
+  RawHistory h;
+  ASSERT_FALSE(merilo::lincheck::read_edn_history(in, register_options(), h));
+  EXPECT_FALSE(h.shared_lines);
+  EXPECT_EQ(h.ops[0].invoked_at, 1);
+  EXPECT_EQ(h.ops[0].returned_at, 2);
+}
+
+TEST(EdnHistory, RefusesASetWhereAValueIsRead) {
+  EXPECT_EQ(read_error("{:process 0, :type :invoke, :f :cas, :value #{2 1}}"),
+            "line 1, column 45: a set (#{2 1}) has no order, so it cannot be read as :value (a "
+            "cas's [expected new], a [key value] tuple): write a vector");
+  ReadOptions o = register_options();
+  o.independent = true;
+  EXPECT_EQ(read_error("{:process 0, :type :invoke, :f :cas, :value [:x #{1 2}]}", o).substr(0, 40),
+            "line 1, column 49: a set (#{1 2}) has no");
+  // A fail or info completion's value is ignored, set or not.
+  EXPECT_EQ(read_error("{:process 0, :type :invoke, :f :cas, :value [1 2]}\n"
+                       "{:process 0, :type :fail, :f :cas, :value #{:timeout}}"),
+            "");
+}
+
+TEST(EdnHistory, SkipsALeadingByteOrderMark) {
+  std::istringstream in("\xef\xbb\xbf{:process 0, :type :invoke, :f :read}");
+  RawHistory h;
+  ASSERT_FALSE(merilo::lincheck::read_edn_history(in, register_options(), h));
+  EXPECT_EQ(h.ops[0].invoke_column, 1U);
+  EXPECT_EQ(read_error("{:process 0, :type :invoke, :f :read}\n\xef\xbb\xbf").substr(0, 44),
+            "line 2, column 1: unexpected symbol `\\ufeff`");
+}
+
+TEST(EdnHistory, BoundsEachEventByMaxLineBytes) {
+  ReadOptions o = register_options();
+  o.max_line_bytes = 60;
+  const std::string event = "{:process 0, :type :invoke, :f :read}";  // 37 bytes
+  EXPECT_EQ(
+      read_error("[" + event + "\n " + event.substr(0, 36) + ", :extra [1 2 3 4 5 6 7 8]}]", o),
+      "line 2, column 2: this event is longer than 60 bytes (in EDN --max-line-bytes bounds "
+      "each event; raise it if the event is meant to be)");
+  // The whole vector is longer than the bound; each event is not.
+  std::string three = "[";
+  for (char p : {'0', '1', '2'})
+    three += "{:process " + std::string(1, p) + ", :type :invoke, :f :read}\n";
+  EXPECT_EQ(read_error(three + "]", o), "");
+}
+
+// --- Jepsen's meaning (EDN's default) and merilo's (JSON Lines') --------------
+
+// The exit status of merilo-lincheck on `text`, read as the file `name`.
+int verdict(const std::string& text, const std::string& name, const std::string& model,
+            const std::string& meaning = "auto", std::optional<std::int64_t> initial = {}) {
+  merilo::lincheck::Args args;
+  args.model = model;
+  args.input = name;
+  args.meaning = meaning;
+  args.initial = initial;
+  std::istringstream in(text);
+  std::ostringstream out;
+  std::ostringstream err;
+  return merilo::lincheck::run(args, in, out, err);
+}
+
+TEST(EdnMeaning, AFailedCasTookNoEffect) {
+  const std::string h =
+      "{:process 0, :type :invoke, :f :write, :value 1}\n{:process 0, :type :ok, :f :write, "
+      ":value 1}\n{:process 1, :type :invoke, :f :cas, :value [1 2]}\n{:process 1, :type :fail, "
+      ":f :cas, :value [1 2]}\n";
+  EXPECT_EQ(verdict(h, "h.edn", "register"), 0);
+  EXPECT_EQ(verdict(h, "h.edn", "register", "merilo"), 1);  // "did not hold 1": it did
+}
+
+TEST(EdnMeaning, ANilReadConstrainsNothing) {
+  const std::string h =
+      "[{:process 0, :type :invoke, :f :write, :value 1} {:process 0, :type :ok, :f :write, "
+      ":value 1}\n {:process 1, :type :invoke, :f :read} {:process 1, :type :ok, :f :read, "
+      ":value nil}]";
+  EXPECT_EQ(verdict(h, "h.edn", "register"), 0);
+  EXPECT_EQ(verdict(h, "h.edn", "register", "jepsen", 0), 0);
+  EXPECT_EQ(verdict(h, "h.edn", "register", "merilo"), 1);
+}
+
+TEST(EdnMeaning, ANonNilReadStillConstrainsFromEitherInitialValue) {
+  const std::string h =
+      "{:process 1, :type :invoke, :f :read}\n{:process 1, :type :ok, :f :read, :value 0}\n";
+  EXPECT_EQ(verdict(h, "h.edn", "register", "auto", 0), 0);  // (cas-register 0)
+  EXPECT_EQ(verdict(h, "h.edn", "register"), 1);             // (cas-register): nil at first
+}
+
+TEST(EdnMeaning, ANilGetConstrainsNothing) {
+  const std::string h =
+      "{:process 0, :type :invoke, :f :put, :key :x, :value \"a\"}\n{:process 0, :type :ok, :f "
+      ":put, :key :x, :value \"a\"}\n{:process 1, :type :invoke, :f :get, :key :x}\n{:process 1, "
+      ":type :ok, :f :get, :key :x, :value nil}\n";
+  EXPECT_EQ(verdict(h, "h.edn", "kv"), 0);
+  EXPECT_EQ(verdict(h, "h.edn", "kv", "merilo"), 1);  // a nil get reads "", after "a"
+}
+
+TEST(EdnMeaning, AnOkDequeueOrRemoveOfNilIsRefused) {
+  const std::string q =
+      "{:process 1, :type :invoke, :f :dequeue}\n{:process 1, :type :ok, :f :dequeue, :value "
+      "nil}\n";
+  EXPECT_EQ(verdict(q, "h.edn", "queue"), 3);
+  EXPECT_EQ(verdict(q, "h.edn", "queue", "merilo"), 0);  // the queue was empty
+  const std::string b =
+      "{:process 1, :type :invoke, :f :remove}\n{:process 1, :type :ok, :f :remove, :value nil}\n";
+  EXPECT_EQ(verdict(b, "h.edn", "bag"), 3);
+  EXPECT_EQ(verdict(b, "h.edn", "bag", "merilo"), 0);
+}
+
+TEST(EdnMeaning, JsonLinesKeepsItsOwnMeaningUnlessAsked) {
+  const std::string h =
+      "{\"process\": 0, \"type\": \"invoke\", \"f\": \"write\", \"value\": 1}\n"
+      "{\"process\": 0, \"type\": \"ok\", \"f\": \"write\", \"value\": 1}\n"
+      "{\"process\": 1, \"type\": \"invoke\", \"f\": \"read\"}\n"
+      "{\"process\": 1, \"type\": \"ok\", \"f\": \"read\", \"value\": null}\n";
+  EXPECT_EQ(verdict(h, "h.jsonl", "register"), 1);
+  EXPECT_EQ(verdict(h, "h.jsonl", "register", "jepsen"), 0);
 }
 
 }  // namespace

@@ -15,6 +15,10 @@
 #include <thread>
 #include <utility>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -32,8 +36,99 @@ struct Outcome {
   std::string err;
 };
 
+// Reads a file descriptor it owns. A read error is thrown as
+// std::ios_base::failure, which run() reports as "cannot read".
+class FdBuf : public std::streambuf {
+ public:
+  explicit FdBuf(int fd) : fd_(fd) {}
+  FdBuf(const FdBuf&) = delete;
+  FdBuf& operator=(const FdBuf&) = delete;
+  ~FdBuf() override { ::close(fd_); }
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    for (;;) {
+      const ssize_t got = ::read(fd_, buffer_, sizeof buffer_);
+      if (got > 0) {
+        setg(buffer_, buffer_, buffer_ + got);
+        return traits_type::to_int_type(*gptr());
+      }
+      if (got == 0) return traits_type::eof();
+      if (errno != EINTR) throw std::ios_base::failure(std::strerror(errno));
+    }
+  }
+
+ private:
+  int fd_;
+  char buffer_[std::size_t{64} << 10U];
+};
+
+// What a file that is not a regular one is, for messages.
+const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+// Opens `file` for reading without ever blocking on a FIFO: the open does
+// not wait for a writer, and the reads that follow wait only while one is
+// connected. Returns the descriptor, or -1 and why in `why`.
+int open_history(const std::string& file, bool listed, std::string& why) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) {
+    const int error = errno;
+    struct stat link {};
+    if (::lstat(file.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+      std::error_code ec;
+      const fs::path target = fs::read_symlink(file, ec);
+      if (error == ELOOP) {
+        why = fmt::format("a symbolic link loop ({})", std::strerror(error));
+      } else if (error == ENOENT) {
+        why = fmt::format("a dangling symbolic link (to {}, which does not exist)",
+                          ec ? std::string("?") : core::printable(target.string()));
+      } else {
+        why = fmt::format("a symbolic link that cannot be followed ({})", std::strerror(error));
+      }
+    } else {
+      why = std::strerror(error);
+    }
+    return -1;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    why = "it is a directory";
+    return -1;
+  }
+  if (listed && !S_ISREG(st.st_mode)) {
+    why = fmt::format("not a regular file ({}), so not read as a history", file_kind(st.st_mode));
+    return -1;
+  }
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    why = std::strerror(errno);
+    return -1;
+  }
+  // The file may have been replaced since stat(): decide on what was opened.
+  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode) || (listed && !S_ISREG(st.st_mode))) {
+    why = S_ISDIR(st.st_mode) ? "it is a directory"
+                              : fmt::format("not a regular file ({})", file_kind(st.st_mode));
+    ::close(fd);
+    return -1;
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    why = std::strerror(errno);
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
 // One file, its output kept to be printed in order.
-Outcome check_one(Args args, const std::string& file) {
+Outcome check_one(Args args, const std::string& file, bool listed) {
   Outcome o;
   std::ostringstream out;
   std::ostringstream err;
@@ -42,15 +137,14 @@ Outcome check_one(Args args, const std::string& file) {
   if (file == "-") {
     o.code = run(args, std::cin, out, err);
   } else {
-    std::error_code ec;
-    std::ifstream in;
-    if (fs::is_directory(file, ec)) {
-      fmt::print(err, "merilo-lincheck: cannot read {}: {}\n", args.source, std::strerror(EISDIR));
-      o.code = kBadInput;
-    } else if (in.open(file); !in) {
-      fmt::print(err, "merilo-lincheck: cannot open {}\n", args.source);
+    std::string why;
+    const int fd = open_history(file, listed, why);
+    if (fd < 0) {
+      fmt::print(err, "merilo-lincheck: cannot open {}: {}\n", args.source, why);
       o.code = kBadInput;
     } else {
+      FdBuf buf(fd);
+      std::istream in(&buf);
       o.code = run(args, in, out, err);
     }
   }
@@ -73,18 +167,21 @@ Expanded expand(const std::vector<std::string>& arguments) {
       }
       stdin_taken = true;
       e.files.push_back(a);
+      e.listed.push_back(false);
       continue;
     }
     if (!fs::is_directory(a, ec)) {
       e.files.push_back(a);
+      e.listed.push_back(false);
       continue;
     }
+    // Every entry named as a history, whatever it is: one that is not a
+    // regular file is reported when its turn comes, not skipped unsaid.
     std::vector<std::string> found;
     for (fs::directory_iterator it(a, ec), end; !ec && it != end; it.increment(ec)) {
       const fs::path& p = it->path();
       const std::string ext = p.extension().string();
-      if ((ext == ".jsonl" || ext == ".edn") && it->is_regular_file(ec))
-        found.push_back(p.string());
+      if (ext == ".jsonl" || ext == ".edn") found.push_back(p.string());
     }
     if (ec) {
       e.error = fmt::format("cannot list {}: {}", core::printable(a), ec.message());
@@ -96,12 +193,13 @@ Expanded expand(const std::vector<std::string>& arguments) {
     }
     std::sort(found.begin(), found.end());
     e.files.insert(e.files.end(), found.begin(), found.end());
+    e.listed.insert(e.listed.end(), found.size(), true);
   }
   return e;
 }
 
 int run_files(const Args& args, const std::vector<std::string>& files, unsigned jobs,
-              std::ostream& out, std::ostream& err) {
+              std::ostream& out, std::ostream& err, const std::vector<bool>& listed) {
   std::vector<std::promise<Outcome>> promises(files.size());
   std::vector<std::future<Outcome>> results;
   results.reserve(files.size());
@@ -109,7 +207,7 @@ int run_files(const Args& args, const std::vector<std::string>& files, unsigned 
   std::atomic<std::size_t> next{0};
   auto work_one = [&](std::size_t i) {
     try {
-      promises[i].set_value(check_one(args, files[i]));
+      promises[i].set_value(check_one(args, files[i], i < listed.size() && listed[i]));
     } catch (const std::exception& e) {  // run() never throws; memory for the output might
       promises[i].set_value(
           Outcome{kInternalError, "",

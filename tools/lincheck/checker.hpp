@@ -51,7 +51,7 @@ class Checker {
 
   int run(std::ostream& out, std::ostream& err) {
     for (std::size_t i = 0; i < history_.ops.size(); ++i) {
-      auto converted = A::convert(history_.ops[i]);
+      auto converted = A::convert(history_.ops[i], history_.meaning);
       if (converted.error) {
         fmt::print(err, "merilo-lincheck: {}: {}\n", args_.source, converted.error->text());
         return kBadInput;
@@ -131,8 +131,21 @@ class Checker {
     return text;
   }
 
+  // Where an event is: "5", or "1, column 95" when lines hold several
+  // events (an EDN history on one line) and the line alone would not say.
+  std::string at(std::size_t line, std::size_t column) const {
+    if (!history_.shared_lines || column == 0) return fmt::format("{}", line);
+    return fmt::format("{}, column {}", line, column);
+  }
+  std::string invoked_at(const RawOp& r) const { return at(r.invoke_line, r.invoke_column); }
+  std::string returned_at(const RawOp& r) const { return at(r.complete_line, r.complete_column); }
+
   std::string op_row(std::size_t op, std::size_t width) const {
     const RawOp& r = raw(op);
+    if (history_.shared_lines) {
+      return fmt::format("line {:>6}:{:<5} p{:<4} {:<{}}", r.invoke_line, r.invoke_column,
+                         r.process, op_text(op), width);
+    }
     return fmt::format("line {:>6}  p{:<4} {:<{}}", r.invoke_line, r.process, op_text(op), width);
   }
   // (width 0: no padding after the text)
@@ -158,7 +171,7 @@ class Checker {
                      key_of(e.partition), e.prefix.size(), counted(e.part_size, "operation"));
         }
         fmt::print(out, " at the {} on line {} (process {}){}\n",
-                   merilo::core::describe(ops_[stuck].command), raw(stuck).invoke_line,
+                   merilo::core::describe(ops_[stuck].command), invoked_at(raw(stuck)),
                    raw(stuck).process, hint ? " (--explain shows why)" : "");
         break;
       }
@@ -179,13 +192,27 @@ class Checker {
     }
   }
 
+  // How the events are ordered in real time. EDN events one a line are in
+  // line order too, and say so, as their JSON Lines twins do.
+  std::string order_text() const {
+    switch (history_.order) {
+      case Order::time:
+        return "ordered by \"time\"";
+      case Order::line:
+        return "ordered by line";
+      case Order::position:
+        return history_.shared_lines ? "ordered by position in the file" : "ordered by line";
+    }
+    return "";
+  }
+
   void explain(std::ostream& out) const {
     const auto& e = result_.explanation;
     fmt::print(out, "\n  model    {}{}\n", A::kName,
                e.partition.empty() ? "" : ", key " + clipped(e.partition, kMaxShown));
     fmt::print(out, "  history  {} from {}, {} ({})\n", counted(ops_.size(), "operation"),
                counted(history_.processes, "process"), counted(history_.events, "event"),
-               history_.timed ? "ordered by \"time\"" : "ordered by line");
+               order_text());
     fmt::print(out, "  search   {}, {} cached ({:.1f} MB{}), {:.2f} s\n",
                counted_text(thousands(result_.evaluations), "step"),
                counted_text(thousands(result_.cache_entries), "state"),
@@ -229,8 +256,8 @@ class Checker {
     fmt::print(out,
                "\nThen nothing fits. The {} on line {} (process {}) returned on line {}, so it "
                "or another operation invoked before then had to come next:\n",
-               merilo::core::describe(ops_[stuck].command), raw(stuck).invoke_line,
-               raw(stuck).process, raw(stuck).complete_line);
+               merilo::core::describe(ops_[stuck].command), invoked_at(raw(stuck)),
+               raw(stuck).process, returned_at(raw(stuck)));
     for (const auto& c : e.candidates) {
       fmt::print(
           out, "  {}  {}\n", op_row(c.operation, width),
@@ -254,7 +281,9 @@ class Checker {
     explain(text);
     report.explanation = text.str();
     report.explanation.erase(0, report.explanation.find_first_not_of('\n'));
-    report.time_unit = history_.timed ? "ns" : "line";
+    report.time_unit = history_.order == Order::time   ? "ns"
+                       : history_.order == Order::line ? "line"
+                                                       : "event";
     // One lane per process, in increasing order of process number.
     std::vector<std::uint64_t> processes;
     for (const std::size_t i : raw_of_) processes.push_back(history_.ops[i].process);
@@ -279,9 +308,9 @@ class Checker {
       h.returned_at = ops_[op].response ? ops_[op].returned_at : linearize::kNever;
       h.line = r.invoke_line;
       h.details = r.complete_line > 0
-                      ? fmt::format("invoked on line {}, {} on line {}", r.invoke_line,
-                                    completion_name(r.completion), r.complete_line)
-                      : fmt::format("invoked on line {}, never completed", r.invoke_line);
+                      ? fmt::format("invoked on line {}, {} on line {}", invoked_at(r),
+                                    completion_name(r.completion), returned_at(r))
+                      : fmt::format("invoked on line {}, never completed", invoked_at(r));
       report.operations.push_back(std::move(h));
     }
     const auto& e = result_.explanation;
@@ -296,7 +325,7 @@ class Checker {
     report.operations[stuck].note = fmt::format(
         "every order gets stuck here: it returned on line {}, so it or another operation "
         "invoked before then had to come next",
-        raw(stuck).complete_line);
+        returned_at(raw(stuck)));
     for (const auto& c : e.candidates) {
       report.candidates.push_back(c.operation);
       std::string& note = report.operations[c.operation].note;

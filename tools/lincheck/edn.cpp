@@ -35,12 +35,24 @@ bool keyword_char(char c) {
   return false;
 }
 
+// U+FEFF, the byte order mark, in UTF-8.
+constexpr std::string_view kBom = "\xef\xbb\xbf";
+
+// `text` safe to print (core::printable), and the byte order mark, which
+// prints as nothing, written as its escape.
+std::string visible(std::string_view text) {
+  std::string out = core::printable(text);
+  for (std::size_t at = out.find(kBom); at != std::string::npos; at = out.find(kBom, at)) {
+    out.replace(at, kBom.size(), "\\ufeff");
+  }
+  return out;
+}
+
 // A token or character as messages quote it: escaped, cut to 40 bytes.
 std::string backticked(std::string_view text) {
   constexpr std::size_t kMax = 40;
   const bool cut = text.size() > kMax;
-  return fmt::format("`{}{}`", core::printable(cut ? core::utf8_prefix(text, kMax) : text),
-                     cut ? "…" : "");
+  return fmt::format("`{}{}`", visible(cut ? core::utf8_prefix(text, kMax) : text), cut ? "…" : "");
 }
 
 void append_utf8(std::string& out, std::uint32_t cp) {
@@ -170,8 +182,7 @@ std::optional<Error> Parser::skip_to_form(std::size_t depth) {
       }
       take();
       take();
-      Value dropped;
-      if (auto e = form(dropped, depth + 1)) return e;
+      if (auto e = discard(depth + 1)) return e;
     } else {
       return std::nullopt;
     }
@@ -185,9 +196,40 @@ std::optional<char> Parser::skip(std::optional<Error>& error) {
   return text_[i_];
 }
 
-std::optional<Error> Parser::form(Value& out) { return form(out, 0); }
+std::optional<Error> Parser::discard(std::size_t depth) {
+  const bool kept = keep_;
+  keep_ = false;
+  Value dropped;
+  auto e = read(dropped, depth);
+  keep_ = kept;
+  return e;
+}
 
-std::optional<Error> Parser::form(Value& out, std::size_t depth) {
+std::optional<Error> Parser::form(Value& out, std::size_t max_bytes,
+                                  bool (*wanted)(std::string_view)) {
+  if (auto e = skip_to_form(0)) return e;
+  // The form is read from a view cut one byte past the bound: a form that
+  // reaches the cut is longer than the bound, whether it ends there or not.
+  const std::string_view whole = text_;
+  const std::size_t start = i_;
+  const Position at = at_;
+  const bool cut = max_bytes < whole.size() - start;
+  if (cut) text_ = whole.substr(0, start + max_bytes + 1);
+  wanted_ = wanted;
+  auto e = read(out, 0);
+  wanted_ = nullptr;
+  const bool over = cut && i_ >= text_.size();
+  text_ = whole;
+  if (over) {
+    out = Value{};
+    Error too_long = fail(at, fmt::format("longer than {} bytes", max_bytes));
+    too_long.too_long = true;
+    return too_long;
+  }
+  return e;
+}
+
+std::optional<Error> Parser::read(Value& out, std::size_t depth) {
   if (auto e = skip_to_form(depth)) return e;
   if (i_ >= text_.size()) return fail(at_, "expected a value, found the end of the input");
   out = Value{};
@@ -231,6 +273,7 @@ std::optional<Error> Parser::collection(Value& out, Kind kind, char close, std::
   out.kind = kind;
   if (kind == Kind::map) out.items.reserve(16);  // an event's fields, without regrowing
   take();
+  std::size_t dropped_forms = 0;  // forms read but not kept (a discarded collection's)
   for (;;) {
     if (auto e = skip_to_form(depth + 1)) return e;
     if (i_ >= text_.size()) {
@@ -246,13 +289,28 @@ std::optional<Error> Parser::collection(Value& out, Kind kind, char close, std::
                                    backticked({&close, 1}), backticked(open_text), opened.line,
                                    opened.column, backticked({&c, 1})));
     }
+    if (!keep_) {
+      Value dropped;
+      if (auto e = read(dropped, depth + 1)) return e;
+      ++dropped_forms;
+      continue;
+    }
+    // The top map's value of a key nobody reads is checked, not kept.
+    const bool value = kind == Kind::map && out.items.size() % 2 == 1;
+    if (value && depth == 0 && wanted_ != nullptr &&
+        !(out.items.back().kind == Kind::keyword && wanted_(out.items.back().text))) {
+      out.items.emplace_back().at = at_;
+      if (auto e = discard(depth + 1)) return e;
+      continue;
+    }
     out.items.emplace_back();
-    if (auto e = form(out.items.back(), depth + 1)) return e;
+    if (auto e = read(out.items.back(), depth + 1)) return e;
   }
-  if (kind == Kind::map && out.items.size() % 2 != 0) {
-    return fail(opened,
-                fmt::format("this map has a key without a value ({} forms)", out.items.size()));
+  const std::size_t forms = keep_ ? out.items.size() : dropped_forms;
+  if (kind == Kind::map && forms % 2 != 0) {
+    return fail(opened, fmt::format("this map has a key without a value ({} forms)", forms));
   }
+  if (!keep_) return std::nullopt;
   if (kind == Kind::map || kind == Kind::set) return unique(out);
   return std::nullopt;
 }
@@ -301,7 +359,7 @@ std::optional<Error> Parser::string(Value& out) {
       return std::nullopt;
     }
     if (c != '\\') {
-      out.text += c;
+      if (keep_) out.text += c;
       take();
       continue;
     }

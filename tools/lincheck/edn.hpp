@@ -14,7 +14,9 @@
 //
 // NOTE: brackets nest at most kMaxDepth levels (a deeper value is refused
 // before it can exhaust the stack), and the text is read in place: a Parser
-// holds a view of it, which must outlive the Parser.
+// holds a view of it, which must outlive the Parser. A discarded form (`#_`)
+// and an unwanted map value (see Parser::form) are checked for syntax but
+// not kept; their sets and maps are not checked for repeated elements.
 #ifndef MERILO_TOOLS_LINCHECK_EDN_HPP
 #define MERILO_TOOLS_LINCHECK_EDN_HPP
 
@@ -37,6 +39,9 @@ struct Position {
 struct Error {
   Position at;          ///< Where the problem is.
   std::string message;  ///< What it is, without the position.
+  /// The form ran past the byte bound given to Parser::form (`at` is its
+  /// first character); what it would have been is unknown.
+  bool too_long = false;
   /// "line L, column C: message".
   [[nodiscard]] std::string text() const;
 };
@@ -89,10 +94,17 @@ class Parser {
   /// Consumes one character (the one skip() returned).
   void take();
   /// Reads one form into `out`; at the end of the text that is an error.
-  [[nodiscard]] std::optional<Error> form(Value& out);
+  /// A form longer than `max_bytes` (from its first character to its last)
+  /// is an error with `too_long` set, found once the reader passes the
+  /// bound, so a long form costs no memory beyond it. When `wanted` is
+  /// given and the form is a map, the value of a key that is not one of
+  /// the keywords `wanted` names is checked but not kept (it reads as nil),
+  /// so fields nobody reads build no tree.
+  [[nodiscard]] std::optional<Error> form(Value& out, std::size_t max_bytes = SIZE_MAX,
+                                          bool (*wanted)(std::string_view) = nullptr);
 
  private:
-  std::optional<Error> form(Value& out, std::size_t depth);
+  std::optional<Error> read(Value& out, std::size_t depth);
   std::optional<Error> collection(Value& out, Kind kind, char close, std::size_t depth);
   std::optional<Error> string(Value& out);
   std::optional<Error> unique(const Value& out) const;
@@ -101,9 +113,16 @@ class Parser {
   std::optional<Error> skip_to_form(std::size_t depth);
   [[nodiscard]] Error fail(Position at, std::string message) const;
 
+  std::optional<Error> discard(std::size_t depth);
+
   std::string_view text_;
   std::size_t i_ = 0;
   Position at_;
+  /// False while a discarded form is read: collections keep no elements
+  /// and strings no text, so memory stays in proportion to the nesting.
+  bool keep_ = true;
+  /// The top form's map keys whose values are kept (null: all).
+  bool (*wanted_)(std::string_view) = nullptr;
 };
 
 }  // namespace merilo::lincheck::edn

@@ -35,6 +35,14 @@ std::optional<InputError> EventReader::fail(std::string message) const {
 std::optional<InputError> EventReader::event(std::size_t line, std::size_t column, Event event) {
   line_ = line;
   column_ = column;
+  if (syntax_ == Syntax::edn) {
+    // An EDN history may hold every event on one line (pr-str writes it
+    // so): each event is its own position, after every earlier one.
+    ++position_;
+    if (position_ > 1 && line == last_line_) out_.shared_lines = true;
+    last_line_ = line;
+    out_.order = Order::position;
+  }
   // Jepsen's nemesis (fault injection) events are not client operations.
   if (event.process && event.process->is_string() && *event.process == "nemesis") {
     return std::nullopt;
@@ -45,8 +53,9 @@ std::optional<InputError> EventReader::event(std::size_t line, std::size_t colum
   if (auto e = field_process(event, process)) return e;
   if (auto e = field_type(event, type)) return e;
   if (auto e = field_f(event, f)) return e;
-  auto instant = static_cast<std::int64_t>(line);
+  auto instant = syntax_ == Syntax::edn ? position_ : static_cast<std::int64_t>(line);
   if (auto e = field_time(event, instant)) return e;
+  if (out_.timed) out_.order = Order::time;
   if (auto e = field_index(event)) return e;
   std::optional<std::string> key;
   json value = event.value ? std::move(*event.value) : json();

@@ -29,7 +29,9 @@ class EventReader {
       : options_(options), syntax_(syntax), out_(out) {}
 
   /// One event (with "process", "type", "f", maybe "value", "key",
-  /// "time", "index") found at `line` (and `column`, 0 if none).
+  /// "time", "index") found at `line` (and `column`, 0 if none). Without
+  /// "time", JSON Lines events are ordered by their line and EDN events by
+  /// their position among the events (several may share a line).
   [[nodiscard]] std::optional<InputError> event(std::size_t line, std::size_t column, Event event);
   /// The end of the input: an empty history is an error.
   [[nodiscard]] std::optional<InputError> finish();
@@ -65,6 +67,8 @@ class EventReader {
   std::size_t line_index_ = 0;
   std::size_t first_line_ = 0;
   std::optional<std::int64_t> last_time_;
+  std::int64_t position_ = 0;  // EDN: how many events so far, nemesis ones too
+  std::size_t last_line_ = 0;  // EDN: the line of the event before
 };
 
 }  // namespace merilo::lincheck

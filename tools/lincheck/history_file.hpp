@@ -41,12 +41,40 @@ struct RawOp {
   std::size_t complete_column = 0;  ///< EDN: the completion map's column (0 otherwise).
 };
 
+/// What a history's completions and empty results mean (docs/lincheck.md,
+/// "Two meanings").
+enum class Meaning : std::uint8_t {
+  /// JSON Lines' documented reading: a failed cas says the register did not
+  /// hold the expected value; a null read or get read an empty register or
+  /// key; a null dequeue or remove found the container empty.
+  merilo,
+  /// Jepsen's and Knossos's reading: every fail took no effect and is left
+  /// out (a cas too); a read or get whose ok value is nil is an unknown read
+  /// and constrains nothing; an ok dequeue or remove of nil is bad input.
+  jepsen,
+};
+
+/// How a history's events are ordered in real time when it has no "time".
+enum class Order : std::uint8_t {
+  line,      ///< JSON Lines: each line happened before every later line.
+  position,  ///< EDN: each event happened before every later event in the file.
+  time,      ///< "time" fields: instants in nanoseconds, equal times overlap.
+};
+
 /// A history file, read.
 struct RawHistory {
   std::vector<RawOp> ops;  ///< In invoke order.
   std::size_t processes = 0;
   std::size_t events = 0;
   bool timed = false;  ///< Instants come from "time" fields, not line numbers.
+  /// Without "time": instants are line numbers (JSON Lines) or positions in
+  /// the file, 1 for the first event, 2 for the next... (EDN).
+  Order order = Order::line;
+  /// EDN: two events share a line, so lines alone do not give the order.
+  bool shared_lines = false;
+  /// How completions read (set by the caller after reading; the readers
+  /// leave it).
+  Meaning meaning = Meaning::merilo;
 };
 
 /// A problem with the input, and where.

@@ -39,6 +39,8 @@ int run_model(const Args& args, std::istream& in, std::ostream& out, std::ostrea
     fmt::print(err, "merilo-lincheck: {}: {}\n", args.source, e->text());
     return kBadInput;
   }
+  const bool jepsen = args.meaning == "jepsen" || (args.meaning == "auto" && edn);
+  history.meaning = jepsen ? Meaning::jepsen : Meaning::merilo;
   return Checker<A>(args, history, report).run(out, err);
 }
 
@@ -92,6 +94,12 @@ std::string check_args(const Args& args) {
         "unknown --format \"{}\" (expected jsonl or edn; by default a file "
         "ending in .edn is EDN, anything else JSON Lines)",
         clipped(args.format, kMaxShown));
+  }
+  if (args.meaning != "auto" && args.meaning != "merilo" && args.meaning != "jepsen") {
+    return fmt::format(
+        "unknown --meaning \"{}\" (expected jepsen or merilo; by default EDN histories "
+        "have Jepsen's meaning and JSON Lines merilo's)",
+        clipped(args.meaning, kMaxShown));
   }
   if (args.initial && args.model != RegisterAdapter::kName) {
     return fmt::format(

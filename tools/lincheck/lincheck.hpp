@@ -38,6 +38,9 @@ struct Args {
   std::optional<std::int64_t> initial;
   /// Values are jepsen.independent [key value] tuples (history_file.hpp).
   bool independent = false;
+  /// "merilo", "jepsen", or "auto": Jepsen's meaning for EDN, merilo's for
+  /// JSON Lines (history_file.hpp, `Meaning`).
+  std::string meaning = "auto";
   std::string html;          ///< Where to write the HTML report ("" = none).
   std::string source = "-";  ///< The file's name, for messages ("-" = stdin).
   /// The history's path, so that --html never overwrites it: "-" for
@@ -58,8 +61,8 @@ inline constexpr double kMaxTimeoutSeconds = 1e9;
 
 /// What is wrong with `args` ("" when nothing): an unknown model, a zero
 /// budget, a timeout that is not a number from 0 to kMaxTimeoutSeconds, a
-/// cache too large to count in bytes, an unknown format, --initial for a
-/// model other than the register.
+/// cache too large to count in bytes, an unknown format or meaning,
+/// --initial for a model other than the register.
 [[nodiscard]] std::string check_args(const Args& args);
 
 /// Checks `args`, reads the history from `in`, checks it, writes the

@@ -1,9 +1,11 @@
 // main.cpp — merilo-lincheck: checks recorded histories (JSON Lines or EDN,
 // Jepsen's conventions) against a built-in model. Exit 0 linearizable,
 // 1 not, 2 undecided, 3 bad input, 4 internal error (the worst of all files).
+#include <charconv>
 #include <cstdint>
 #include <iostream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -26,6 +28,25 @@ std::string not_negative(const std::string& text) {
   return {};
 }
 
+/// --initial's text: an integer, or nil/null for a register that starts
+/// empty (the default, said explicitly). Sets `args.initial`; returns the
+/// problem, or "".
+std::string parse_initial(const std::string& text, merilo::lincheck::Args& args) {
+  if (text == "nil" || text == "null") {
+    args.initial.reset();
+    return {};
+  }
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [at, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc{} || at != end) {
+    return fmt::format("--initial must be an integer (64-bit) or nil, got \"{}\"",
+                       merilo::core::printable(text.substr(0, 40)));
+  }
+  args.initial = value;
+  return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -33,7 +54,7 @@ int main(int argc, char** argv) {
   Args args;
   std::vector<std::string> files;
   unsigned jobs = 1;
-  std::int64_t initial = 0;
+  std::string initial;
   const std::string models = merilo::lincheck::model_names(", ", " or ");
   CLI::App app{
       "merilo-lincheck: is a recorded history linearizable?\n"
@@ -60,8 +81,13 @@ int main(int argc, char** argv) {
                  "also write the history and the verdict as one self-contained HTML page");
   app.add_option("--format", args.format,
                  "jsonl or edn (default: EDN for a file ending in .edn, else JSON Lines)");
+  app.add_option("--meaning", args.meaning,
+                 "jepsen or merilo: what fail and nil results mean (default: jepsen for EDN, "
+                 "merilo for JSON Lines)");
   auto* initial_option = app.add_option(
-      "--initial", initial, "the register's value before any write (default: null; Knossos: 0)");
+      "--initial", initial,
+      "the register's value before any write: an integer, or nil (the default; Knossos's "
+      "(cas-register 0) is --initial 0, its (cas-register) --initial nil)");
   app.add_flag("--independent", args.independent,
                "values are jepsen.independent [key value] tuples: check each key apart");
   app.add_option("--jobs", jobs, "check this many files at once")
@@ -81,7 +107,7 @@ int main(int argc, char** argv) {
   const std::string usage = fmt::format(
       "usage: merilo-lincheck --model {} [--budget N] [--timeout SECONDS] "
       "[--cache-mb MB] [--max-line-bytes N] [--explain] [--html OUT.html] [--format jsonl|edn] "
-      "[--initial N] [--independent] [--jobs N] FILE...",
+      "[--meaning jepsen|merilo] [--initial N|nil] [--independent] [--jobs N] FILE...",
       merilo::lincheck::model_names("|", "|"));
   try {
     app.parse(argc, argv);
@@ -93,8 +119,16 @@ int main(int argc, char** argv) {
     fmt::print(std::cerr, "merilo-lincheck: {}\n{}\n", merilo::core::printable(e.what()), usage);
     return merilo::lincheck::kBadInput;
   }
-  if (*initial_option) args.initial = initial;
-  std::string problem = merilo::lincheck::check_args(args);
+  std::string problem;
+  if (*initial_option) {
+    problem = parse_initial(initial, args);
+    if (problem.empty() && args.model != "register") {
+      problem =
+          fmt::format("--initial sets the register model's first value; the {} model starts empty",
+                      merilo::core::printable(args.model));
+    }
+  }
+  if (problem.empty()) problem = merilo::lincheck::check_args(args);
   const merilo::lincheck::Expanded expanded = merilo::lincheck::expand(files);
   if (problem.empty()) problem = expanded.error;
   if (problem.empty() && jobs == 0) problem = "--jobs must be at least 1";
@@ -107,5 +141,6 @@ int main(int argc, char** argv) {
     fmt::print(std::cerr, "merilo-lincheck: {}\n{}\n", problem, usage);
     return merilo::lincheck::kBadInput;
   }
-  return merilo::lincheck::run_files(args, expanded.files, jobs, std::cout, std::cerr);
+  return merilo::lincheck::run_files(args, expanded.files, jobs, std::cout, std::cerr,
+                                     expanded.listed);
 }

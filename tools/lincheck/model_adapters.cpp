@@ -89,14 +89,25 @@ struct PutTake {
 };
 
 /// Reads `raw` as a put (its f is `put_f`) or a take from `container`; an
-/// error names the value of the wrong shape.
-std::optional<InputError> read_put_take(const RawOp& raw, const char* put_f, const char* container,
-                                        PutTake& out) {
+/// error names the value of the wrong shape. Under Jepsen's meaning a take
+/// that ended ok returned what it took: Jepsen's clients end a take from an
+/// empty container :fail, and Knossos's queue models cannot take nil, so an
+/// ok nil is refused rather than read one way or the other.
+std::optional<InputError> read_put_take(const RawOp& raw, Meaning meaning, const char* put_f,
+                                        const char* container, PutTake& out) {
   out.put = raw.f == put_f;
   if (out.put) {
     const auto v = as_int(raw.argument);
     if (!v) return shape(raw, "an integer value", raw.argument);
     out.value = *v;
+  } else if (raw.completion == Completion::ok && raw.result.is_null() &&
+             meaning == Meaning::jepsen) {
+    return bad_result(raw,
+                      fmt::format("a {} that ended ok returned nil: with Jepsen's meaning (EDN's "
+                                  "default) an ok {} returns what it took, and one that found "
+                                  "the {} empty ends :fail; give --meaning merilo to read an ok "
+                                  "nil as \"the {} was empty\"",
+                                  raw.f, raw.f, container, container));
   } else if (raw.completion == Completion::ok && !raw.result.is_null()) {
     out.taken = as_int(raw.result);
     if (!out.taken) {
@@ -110,7 +121,15 @@ std::optional<InputError> read_put_take(const RawOp& raw, const char* put_f, con
 
 }  // namespace
 
-Converted<RegisterAdapter::Cmd, RegisterAdapter::Resp> RegisterAdapter::convert(const RawOp& raw) {
+Converted<RegisterAdapter::Cmd, RegisterAdapter::Resp> RegisterAdapter::convert(const RawOp& raw,
+                                                                                Meaning meaning) {
+  const bool jepsen = meaning == Meaning::jepsen;
+  // Jepsen: a read whose ok value is nil is an unknown read (Knossos's
+  // cas-register accepts it in every state, and a read changes nothing), so
+  // it is left out, as a failed one is.
+  if (jepsen && raw.f == "read" && raw.completion == Completion::ok && raw.result.is_null()) {
+    return {};
+  }
   Cmd cmd;
   cmd.key = raw.key.value_or("");
   if (raw.f == "read") {
@@ -138,18 +157,25 @@ Converted<RegisterAdapter::Cmd, RegisterAdapter::Resp> RegisterAdapter::convert(
           fmt::format("a read's ok value must be an integer or null, got {}", shown(raw.result))));
     }
   }
-  // A failed cas means the register did not hold `expected`; any other fail
-  // took no effect and says nothing.
-  const bool cas = cmd.kind == Cmd::Kind::cas;
+  // merilo: a failed cas means the register did not hold `expected`; any
+  // other fail took no effect and says nothing. Jepsen: no fail took effect,
+  // so none says anything (a failed cas is left out, invoke and completion).
+  const bool cas = cmd.kind == Cmd::Kind::cas && !jepsen;
   return complete<Cmd, Resp>(raw, std::move(cmd), ok,
                              cas ? std::optional<Resp>(Resp::fail()) : std::nullopt);
 }
 
-Converted<KvAdapter::Cmd, KvAdapter::Resp> KvAdapter::convert(const RawOp& raw) {
+Converted<KvAdapter::Cmd, KvAdapter::Resp> KvAdapter::convert(const RawOp& raw, Meaning meaning) {
   if (!raw.key) {
     return refused<Cmd, Resp>(InputError{
         raw.invoke_line, "kv operations need a \"key\" (or --independent [key value] tuples)",
         raw.invoke_column});
+  }
+  // Jepsen: a get whose ok value is nil is an unknown read, as a register's
+  // (merilo reads it as "", the value of a key never written).
+  if (meaning == Meaning::jepsen && raw.f == "get" && raw.completion == Completion::ok &&
+      raw.result.is_null()) {
+    return {};
   }
   Cmd cmd;
   cmd.key = *raw.key;
@@ -176,18 +202,20 @@ Converted<KvAdapter::Cmd, KvAdapter::Resp> KvAdapter::convert(const RawOp& raw) 
   return complete<Cmd, Resp>(raw, std::move(cmd), ok);
 }
 
-Converted<QueueAdapter::Cmd, QueueAdapter::Resp> QueueAdapter::convert(const RawOp& raw) {
+Converted<QueueAdapter::Cmd, QueueAdapter::Resp> QueueAdapter::convert(const RawOp& raw,
+                                                                       Meaning meaning) {
   PutTake read;
-  if (auto error = read_put_take(raw, "enqueue", "queue", read)) {
+  if (auto error = read_put_take(raw, meaning, "enqueue", "queue", read)) {
     return refused<Cmd, Resp>(std::move(*error));
   }
   Cmd cmd{read.put ? Cmd::Kind::enqueue : Cmd::Kind::dequeue, read.value, raw.key.value_or("")};
   return complete<Cmd, Resp>(raw, std::move(cmd), Resp{false, read.taken});
 }
 
-Converted<BagAdapter::Cmd, BagAdapter::Resp> BagAdapter::convert(const RawOp& raw) {
+Converted<BagAdapter::Cmd, BagAdapter::Resp> BagAdapter::convert(const RawOp& raw,
+                                                                 Meaning meaning) {
   PutTake read;
-  if (auto error = read_put_take(raw, "add", "bag", read)) {
+  if (auto error = read_put_take(raw, meaning, "add", "bag", read)) {
     return refused<Cmd, Resp>(std::move(*error));
   }
   Cmd cmd{read.put ? Cmd::Kind::add : Cmd::Kind::remove, read.value, raw.key.value_or("")};

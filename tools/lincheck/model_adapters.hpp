@@ -4,7 +4,8 @@
 // operation becomes an operation for `check_history`, checking the shape of
 // its values. What a completion (ok, fail, info, never completed) means is
 // decided once, by `complete` in model_adapters.cpp; each adapter only says
-// what a fail leaves behind.
+// what a fail leaves behind, and what an empty result means under each
+// `Meaning` (history_file.hpp).
 #ifndef MERILO_TOOLS_LINCHECK_MODEL_ADAPTERS_HPP
 #define MERILO_TOOLS_LINCHECK_MODEL_ADAPTERS_HPP
 
@@ -54,7 +55,7 @@ struct RegisterAdapter : ModelTypes<linearize::RegisterSpec, linearize::Register
   /// Null, or --initial's value (Knossos's registers start at 0).
   static Model initial(const Args& args) { return Model{args.initial}; }
   /// `raw` as a register operation (see the header overview).
-  static Converted<Cmd, Resp> convert(const RawOp& raw);
+  static Converted<Cmd, Resp> convert(const RawOp& raw, Meaning meaning);
 };
 
 /// Keys of strings: get, put v, append v; every operation needs a key.
@@ -67,7 +68,7 @@ struct KvAdapter
   /// Whether a response of `c` carries a value worth printing.
   static bool returns_value(const Cmd& c) { return c.kind == Cmd::Kind::get; }
   /// `raw` as a kv operation (see the header overview).
-  static Converted<Cmd, Resp> convert(const RawOp& raw);
+  static Converted<Cmd, Resp> convert(const RawOp& raw, Meaning meaning);
 };
 
 /// A FIFO queue of integers: enqueue v, dequeue.
@@ -80,7 +81,7 @@ struct QueueAdapter : ModelTypes<linearize::QueueSpec, linearize::QueueModel, li
   /// Whether a response of `c` carries a value worth printing.
   static bool returns_value(const Cmd& c) { return c.kind == Cmd::Kind::dequeue; }
   /// `raw` as a queue operation (see the header overview).
-  static Converted<Cmd, Resp> convert(const RawOp& raw);
+  static Converted<Cmd, Resp> convert(const RawOp& raw, Meaning meaning);
 };
 
 /// A multiset of integers: add v, remove (any element).
@@ -93,7 +94,7 @@ struct BagAdapter : ModelTypes<linearize::BagSpec, linearize::BagModel, lineariz
   /// Whether a response of `c` carries a value worth printing.
   static bool returns_value(const Cmd& c) { return c.kind == Cmd::Kind::remove; }
   /// `raw` as a bag operation (see the header overview).
-  static Converted<Cmd, Resp> convert(const RawOp& raw);
+  static Converted<Cmd, Resp> convert(const RawOp& raw, Meaning meaning);
 };
 
 }  // namespace merilo::lincheck
