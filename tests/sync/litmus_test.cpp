@@ -457,6 +457,22 @@ TEST(Litmus, AFailedCompareExchangeCanReadAnOldValue) {
   expect_exactly(p, {"r1", "x"}, {"r1=0 x=1", "r1=1 x=1"});
 }
 
+TEST(Litmus, AFailedCompareExchangeIsALoadWithItsFailureOrder) {
+  // SB whose T1 load is a compare-exchange expecting a value never stored:
+  // it always fails, so it is a load with the failure order. A relaxed
+  // failure is outside the seq_cst order and may miss T2's store; a
+  // seq_cst one may not.
+  const auto sb_cas = [](MemOrder failure) {
+    return Program{
+        "SB+cas",
+        {"x", "y"},
+        {{st("x", 1, sc), cas("r1", "y", 5, 6, sc, failure)}, {st("y", 1, sc), ld("r2", "x", sc)}},
+        {}};
+  };
+  expect_exactly(sb_cas(rlx), {"r1", "r2"}, kSbAll);
+  expect_exactly(sb_cas(sc), {"r1", "r2"}, without(kSbAll, kSbWeak));
+}
+
 TEST(Litmus, AnExchangeReadsTheStoreJustBeforeItsOwn) {
   // Exchanges are read-modify-writes: of two, one reads the other's value.
   const Program p{"XCHG", {"x"}, {{xchg("r1", "x", 1, rlx)}, {xchg("r2", "x", 2, rlx)}}, {}};
