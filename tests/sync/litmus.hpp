@@ -141,8 +141,11 @@ inline std::size_t index_of(const std::vector<std::string>& names, const std::st
 
 /// Runs every execution of `p` and collects the outcomes over `observe`
 /// (register and location names; a location's value is its final one).
+/// `max_deviations` bounds the memory choices other than 0 in one
+/// execution (as a search would bound them, fewest first).
 inline Result enumerate(const Program& p, const std::vector<std::string>& observe,
-                        Memory memory = Memory::weak) {
+                        Memory memory = Memory::weak,
+                        std::size_t max_deviations = static_cast<std::size_t>(-1)) {
   using detail::LocationId;
   using detail::ThreadId;
   Result result;
@@ -157,11 +160,16 @@ inline Result enumerate(const Program& p, const std::vector<std::string>& observ
       }
     }
   }
-  const auto memory_choice = [&](std::size_t count) {
-    return memory == Memory::weak ? choices.next(count) : 0;
+  std::size_t deviations = 0;
+  const auto memory_choice = [&](std::size_t count) -> std::size_t {
+    if (memory != Memory::weak || deviations == max_deviations) return 0;
+    const std::size_t k = choices.next(count);
+    if (k != 0) ++deviations;
+    return k;
   };
   do {
     m.reset();
+    deviations = 0;
     std::map<std::string, std::uint64_t> regs;
     std::vector<LocationId> loc;
     for (std::size_t x = 0; x < p.locations.size(); ++x) loc.push_back(m.new_location(0, 0));

@@ -541,6 +541,14 @@ TEST(Litmus, TheDefaultChoicesGiveOnlySequentiallyConsistentOutcomes) {
             outcomes(two_plus_two_w(sc), {"x", "y"}, Memory::weak));
 }
 
+TEST(Litmus, TheRelaxedMessagePassingBugIsOneDeviationFromTheDefaults) {
+  // A search that bounds memory choices other than 0, as it bounds
+  // preemptions, finds the stale read at bound 1 and never at bound 0.
+  const Program p = mp(rlx, rlx, rlx, rlx);
+  EXPECT_FALSE(enumerate(p, {"r1", "r2"}, Memory::weak, 0).set().contains("r1=1 r2=0"));
+  EXPECT_TRUE(enumerate(p, {"r1", "r2"}, Memory::weak, 1).set().contains("r1=1 r2=0"));
+}
+
 // --- the documented approximation of the seq_cst order -------------------------------------------
 
 TEST(Litmus, ASeqCstOrderAgainstARelaxedChainIsMissedAsDocumented) {
