@@ -569,5 +569,15 @@ TEST(Litmus, ASeqCstOrderAgainstARelaxedChainIsMissedAsDocumented) {
   EXPECT_EQ(got, without(every({"r1", "r2", "r3"}, {0, 1}), {"r1=1 r2=1 r3=0"}));
 }
 
+TEST(Litmus, MessagePassingWithSeqCstDataAndARelaxedFlagIsMissedAsDocumented) {
+  // The practical face of the same approximation: RC11 allows r1=1 r2=0
+  // (nothing synchronises through the relaxed flag), but the flag's
+  // reads-from makes the seq_cst data store run before the seq_cst data
+  // load, so the model offers only the new data. With relaxed or
+  // release/acquire data the stale read is found (the tests above).
+  const Outcomes got = enumerate(mp(sc, rlx, rlx, sc), {"r1", "r2"}).set();
+  EXPECT_EQ(got, without(kMpAll, kMpWeak));
+}
+
 }  // namespace
 }  // namespace merilo::sync::litmus

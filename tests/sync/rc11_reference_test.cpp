@@ -197,6 +197,14 @@ TEST(MemoryModelAgainstRc11, TheHandWrittenSuiteAgreesWithTheReference) {
                       {ld("r1", "x", rlx), st("y", 1, rlx)},
                       {ld("r2", "y", rlx), ld("r3", "x", sc)}},
                      {}};
+  const rc11::Reference mp_sc_data = rc11::reference(
+      Program{"MP",
+              {"x", "y"},
+              {{st("x", 1, sc), st("y", 1, rlx)}, {ld("r1", "y", rlx), ld("r2", "x", sc)}},
+              {}},
+      {"r1", "r2"});
+  EXPECT_TRUE(mp_sc_data.consistent.contains("r1=1 r2=0"));
+  EXPECT_FALSE(mp_sc_data.ordered.contains("r1=1 r2=0"));
   const rc11::Reference m = rc11::reference(miss, {"r1", "r2", "r3"});
   EXPECT_TRUE(m.consistent.contains("r1=1 r2=1 r3=0"));
   EXPECT_FALSE(m.ordered.contains("r1=1 r2=1 r3=0"));
