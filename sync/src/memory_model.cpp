@@ -113,6 +113,8 @@ void MemoryModel::reset() noexcept {
   started_ = 1;
   seq_ = 0;
   pending_ = Pending::none;
+  sc_nodes_.clear();
+  psc_backward_ = false;
 }
 
 // --- lookups -----------------------------------------------------------------
@@ -303,6 +305,7 @@ LocationId MemoryModel::new_location(ThreadId creator, std::uint64_t initial) {
   ++location_count_;
   Event& e = append(creator, EventKind::init, MemOrder::relaxed, x);
   (void)add_store(e, creator, x, initial, MemOrder::relaxed, 0, nullptr);
+  seal(e, creator);
   return x;
 }
 
@@ -353,7 +356,15 @@ namespace {
 struct PscBounds {
   std::uint32_t base = 0xffffffffU;
   std::uint32_t fences = 0xffffffffU;
-  [[nodiscard]] bool allow(std::uint32_t self, std::uint32_t fence) const noexcept {
+  /// Whether a new event with seq_cst rank `self` (0: not seq_cst) and a
+  /// seq_cst fence of rank `fence` before it (0: none) would have psc
+  /// edges to the stores passed so far: then the search decides.
+  [[nodiscard]] bool new_edges(bool sc, std::uint32_t fence) const noexcept {
+    return (sc && base != 0xffffffffU) || (fence != 0 && std::min(base, fences) != 0xffffffffU);
+  }
+  /// Whether all those edges point forwards in run order, for a new event
+  /// of rank `self` (its own when seq_cst, else `fence`'s).
+  [[nodiscard]] bool forward(std::uint32_t self, std::uint32_t fence) const noexcept {
     return self < base && fence < fences;
   }
 };
@@ -365,21 +376,28 @@ std::size_t MemoryModel::prepare_store(ThreadId t, LocationId x, MemOrder order)
   const Location& loc = location(x);
   order = store_order(order);
   places_.clear();
+  place_backward_.clear();
   const std::uint32_t floor = floor_of(loc, th.clock);
   const std::uint32_t fence = sc_fence_before(t);
-  const std::uint32_t self = order == MemOrder::seq_cst ? seq_ + 1 : fence;
+  const bool sc = order == MemOrder::seq_cst;
   auto p = static_cast<std::uint32_t>(loc.mo.size());
-  places_.push_back(p);
+  places_.push_back(p);  // last: no psc edge out of it
+  place_backward_.push_back(0);
   PscBounds bounds;
   while (p > floor + 1) {
     const Store& passed = stores_[loc.mo[p - 1]];
     bounds.base = std::min({bounds.base, passed.sc ? passed.seq : kNever, passed.fence_after});
     bounds.fences = std::min({bounds.fences, passed.fence_after, passed.readers_fence_after});
     --p;
-    if (!bounds.allow(self, fence)) break;
     // Between a store and the read-modify-write that read it: atomicity.
     if (stores_[loc.mo[p - 1]].rmw_read) continue;
+    bool backward = false;
+    if (refuse_psc(bounds.new_edges(sc, fence), bounds.forward(sc ? seq_ + 1 : fence, fence),
+                   probe(t, x, sc, true, p, nullptr), backward)) {
+      continue;
+    }
     places_.push_back(p);
+    place_backward_.push_back(backward ? 1 : 0);
   }
   pending_ = Pending::store;
   pending_thread_ = t;
@@ -396,34 +414,30 @@ std::span<const Candidate> MemoryModel::prepare_read(Pending kind, ThreadId t, L
   const Location& loc = location(x);
   candidates_.clear();
   candidate_stores_.clear();
+  candidate_backward_.clear();
   const std::uint32_t floor = floor_of(loc, th.clock);
   const std::uint32_t fence = sc_fence_before(t);
-  const std::uint32_t now = seq_ + 1;
-  const std::uint32_t self = order == MemOrder::seq_cst ? now : fence;
-  const std::uint32_t self_failure = failure == MemOrder::seq_cst ? now : fence;
   PscBounds bounds;
   for (std::size_t k = loc.mo.size(); k-- > floor;) {
     const std::uint32_t index = loc.mo[k];
     const Store& s = stores_[index];
-    const bool ok = bounds.allow(self, fence);
-    bool take = false;
-    bool writes = false;
-    if (kind == Pending::load) {
-      if (!ok) break;
-      take = true;
-    } else if (kind == Pending::rmw) {
-      if (!ok) break;
-      take = !s.rmw_read;
-      writes = true;
-    } else {  // cas: success reads as a read-modify-write, failure as a load
-      const bool ok_failure = bounds.allow(self_failure, fence);
-      if (!ok && !ok_failure) break;
-      writes = s.value == expected;
-      take = writes ? ok && !s.rmw_read : ok_failure;
+    bool writes = kind == Pending::rmw;
+    if (kind == Pending::cas) writes = s.value == expected;  // else a failure: a load
+    // A store another read-modify-write read is followed by it: atomicity.
+    bool take = !(writes && s.rmw_read);
+    bool backward = false;
+    if (take) {
+      const MemOrder o = kind == Pending::cas && !writes ? failure : order;
+      const bool sc = o == MemOrder::seq_cst;
+      take = !refuse_psc(bounds.new_edges(sc, fence), bounds.forward(sc ? seq_ + 1 : fence, fence),
+                         probe(t, x, sc, writes, static_cast<std::uint32_t>(k + 1),
+                               acquires(o) ? &s.release : nullptr),
+                         backward);
     }
     if (take) {
       candidates_.push_back(Candidate{s.event, s.value, s.order, writes});
       candidate_stores_.push_back(index);
+      candidate_backward_.push_back(backward ? 1 : 0);
     }
     bounds.base = std::min({bounds.base, s.sc ? s.seq : kNever, s.fence_after});
     bounds.fences = std::min({bounds.fences, s.fence_after, s.readers_fence_after});
@@ -434,6 +448,183 @@ std::span<const Candidate> MemoryModel::prepare_read(Pending kind, ThreadId t, L
   pending_order_ = order;
   pending_failure_ = failure;
   return candidates_;
+}
+
+bool MemoryModel::refuse_psc(bool edges, bool forward, const Probe& probe, bool& backward) {
+  backward = false;
+  if (!edges) return false;  // only edges into the new event: no cycle
+  // While every psc edge so far points forwards in run order, new edges
+  // that do too close no cycle.
+  if (forward && !psc_backward_) return false;
+  // Otherwise search, while the graph is small; beyond, refuse (a missed
+  // outcome at worst, never a forbidden one).
+  if (sc_nodes_.size() >= kExactPscEvents) return true;
+  if (closes_psc_cycle(probe)) return true;
+  backward = !forward;
+  return false;
+}
+
+MemoryModel::Probe MemoryModel::probe(ThreadId t, LocationId x, bool sc, bool writes,
+                                      std::uint32_t first_after,
+                                      const VectorClock* acquired) const {
+  const Thread& th = threads_[t];
+  Probe p;
+  p.thread = t;
+  p.location = x;
+  p.sc = sc;
+  p.writes = writes;
+  p.first_after = first_after;
+  p.before = th.clock;
+  p.before.at[t] = static_cast<std::uint32_t>(th.events.size() + 1);
+  p.after = p.before;
+  if (acquired != nullptr) p.after.join(*acquired);
+  return p;
+}
+
+// The seq_cst search. The graph: the seq_cst events run so far, plus the
+// new one (node `fresh`) when it is a seq_cst access. Its edges are RC11's
+// psc, except that every happens-before pair of seq_cst events is taken as
+// an edge (RC11 drops a few; taking them is sound and can only refuse
+// more). psc's other edges come from a modification-order or from-read
+// step x -> y at one location: from x (when seq_cst) and the seq_cst
+// fences before x, to y (when seq_cst) and the seq_cst fences after y;
+// between fences also to those after a load that read y (psc_F's eco;
+// reads-from alone counts there too). The graph without the new event's
+// edges has no cycle, and every new edge either enters the new event
+// (harmless alone) or leaves it, or a seq_cst fence before it, towards
+// the stores after its read or place: a cycle exists exactly when one of
+// those targets reaches back.
+bool MemoryModel::closes_psc_cycle(const Probe& pr) {
+  const auto n = static_cast<std::uint32_t>(sc_nodes_.size());
+  const std::uint32_t fresh = n;
+  const Location& here = locations_[pr.location];
+  const auto hb = [](EventRef a, const VectorClock& c) {
+    return a.thread == kInitThread || c.at[a.thread] > a.index;
+  };
+  const auto node = [&](std::uint32_t i) -> const Event& { return event(sc_nodes_[i]); };
+  const auto is_fence = [&](std::uint32_t i) { return node(i).kind == EventKind::fence; };
+  const auto mo_index = [](const Location& l, std::uint32_t store) {
+    return static_cast<std::size_t>(std::find(l.mo.begin(), l.mo.end(), store) - l.mo.begin());
+  };
+  const auto read_by_one_before = [&](std::uint32_t store, const VectorClock& clock) {
+    for (std::size_t u = 0; u < kMaxModelThreads; ++u) {
+      const std::vector<Event>& list = threads_[u].events;
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (list[i].read_store == store + 1 &&
+            hb(EventRef{static_cast<ThreadId>(u), static_cast<std::uint32_t>(i)}, clock)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  };
+  // The psc successors of a step to each store of `l` from mo index `from`.
+  const auto targets = [&](const Location& l, std::size_t from, bool fences_too, auto&& push) {
+    for (std::size_t k = from; k < l.mo.size(); ++k) {
+      const std::uint32_t si = l.mo[k];
+      const Store& y = stores_[si];
+      if (y.event.thread != kInitThread && event(y.event).node != 0) push(event(y.event).node - 1);
+      for (std::uint32_t j = 0; j < n; ++j) {
+        if (!is_fence(j)) continue;
+        if (hb(y.event, node(j).clock) || (fences_too && read_by_one_before(si, node(j).clock))) {
+          push(j);
+        }
+      }
+    }
+  };
+  // Steps out of access `x`: to the stores after its own, and after the
+  // store it read; from a fence also reads-from alone (psc_F).
+  const auto access_steps = [&](const Event& x, bool fences_too, auto&& push) {
+    const Location& l = locations_[x.location];
+    if (x.store != 0) {
+      targets(l, mo_index(l, x.store - 1) + 1, fences_too, push);
+      if (fences_too) {
+        for (std::uint32_t j = 0; j < n; ++j) {
+          if (is_fence(j) && read_by_one_before(x.store - 1, node(j).clock)) push(j);
+        }
+      }
+    }
+    if (x.read_store != 0) targets(l, mo_index(l, x.read_store - 1) + 1, fences_too, push);
+  };
+  // Whether old node i has an edge into the new event.
+  const auto enters = [&](std::uint32_t i) {
+    if (!pr.sc) return false;
+    const EventRef ur = sc_nodes_[i];
+    if (hb(ur, pr.after)) return true;
+    if (!pr.writes) return false;
+    const Event& u = node(i);
+    const auto before_fresh = [&](std::uint32_t store) {
+      return mo_index(here, store) < pr.first_after;
+    };
+    if (u.kind != EventKind::fence) {
+      return u.location == pr.location && ((u.store != 0 && before_fresh(u.store - 1)) ||
+                                           (u.read_store != 0 && before_fresh(u.read_store - 1)));
+    }
+    for (std::size_t k = 0; k < pr.first_after; ++k) {
+      const std::uint32_t si = here.mo[k];
+      if (stores_[si].event.thread != kInitThread && hb(ur, event(stores_[si].event).clock)) {
+        return true;
+      }
+      for (std::size_t u2 = 0; u2 < kMaxModelThreads; ++u2) {
+        for (const Event& r : threads_[u2].events) {
+          if (r.read_store == si + 1 && hb(ur, r.clock)) return true;
+        }
+      }
+    }
+    return false;
+  };
+  const auto before_fresh_fence = [&](std::uint32_t i) {
+    return is_fence(i) && hb(sc_nodes_[i], pr.before);
+  };
+  const auto expand = [&](std::uint32_t i, auto&& push) {
+    if (i == fresh) {
+      targets(here, pr.first_after, false, push);
+      return;
+    }
+    const EventRef ur = sc_nodes_[i];
+    const Event& u = node(i);
+    for (std::uint32_t j = 0; j < n; ++j) {
+      if (j != i && hb(ur, node(j).clock)) push(j);
+    }
+    if (enters(i)) push(fresh);
+    if (u.kind != EventKind::fence) {
+      access_steps(u, false, push);
+      return;
+    }
+    // (Its edges towards the new event's targets, when it happens before
+    // the new event, lead only to the search's starting nodes.)
+    for (std::size_t t = 0; t < kMaxModelThreads; ++t) {
+      const std::vector<Event>& list = threads_[t].events;
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        const EventRef xr{static_cast<ThreadId>(t), static_cast<std::uint32_t>(k)};
+        if (list[k].kind != EventKind::fence && !(xr == ur) && hb(ur, list[k].clock)) {
+          access_steps(list[k], true, push);
+        }
+      }
+    }
+  };
+  const auto search = [&](bool fences_too, auto&& goal) {
+    visited_.assign(n + 1, 0);
+    queue_.clear();
+    const auto push = [&](std::uint32_t j) {
+      if (visited_[j] == 0) {
+        visited_[j] = 1;
+        queue_.push_back(j);
+      }
+    };
+    targets(here, pr.first_after, fences_too, push);
+    for (std::size_t h = 0; h < queue_.size(); ++h) {
+      const std::uint32_t i = queue_[h];
+      if (goal(i)) return true;
+      expand(i, push);
+    }
+    return false;
+  };
+  if (pr.sc && search(false, [&](std::uint32_t i) { return i == fresh; })) return true;
+  bool fence_before = false;
+  for (std::uint32_t j = 0; j < n; ++j) fence_before = fence_before || before_fresh_fence(j);
+  return fence_before &&
+         search(true, [&](std::uint32_t i) { return i != fresh && before_fresh_fence(i); });
 }
 
 std::span<const Candidate> MemoryModel::prepare_load(ThreadId t, LocationId x, MemOrder order) {
@@ -466,9 +657,11 @@ void MemoryModel::expect_pending(Pending kind, std::size_t choice, std::size_t c
 EventRef MemoryModel::commit_store(std::size_t choice, std::uint64_t value) {
   expect_pending(Pending::store, choice, places_.size());
   pending_ = Pending::none;
+  if (place_backward_[choice] != 0) psc_backward_ = true;
   const ThreadId t = pending_thread_;
   Event& e = append(t, EventKind::store, pending_order_, pending_location_);
   (void)add_store(e, t, pending_location_, value, pending_order_, places_[choice], nullptr);
+  seal(e, t);
   return EventRef{t, static_cast<std::uint32_t>(threads_[t].events.size() - 1)};
 }
 
@@ -480,14 +673,17 @@ EventRef MemoryModel::store(ThreadId t, LocationId x, std::uint64_t value, MemOr
 std::uint64_t MemoryModel::commit_load(std::size_t choice) {
   expect_pending(Pending::load, choice, candidates_.size());
   pending_ = Pending::none;
+  if (candidate_backward_[choice] != 0) psc_backward_ = true;
   Event& e = append(pending_thread_, EventKind::load, pending_order_, pending_location_);
   read(e, pending_thread_, candidate_stores_[choice], pending_order_);
+  seal(e, pending_thread_);
   return e.read;
 }
 
 std::uint64_t MemoryModel::commit_rmw(std::size_t choice, std::uint64_t written) {
   expect_pending(Pending::rmw, choice, candidates_.size());
   pending_ = Pending::none;
+  if (candidate_backward_[choice] != 0) psc_backward_ = true;
   const ThreadId t = pending_thread_;
   const std::uint32_t source = candidate_stores_[choice];
   Event& e = append(t, EventKind::rmw, pending_order_, pending_location_);
@@ -498,17 +694,20 @@ std::uint64_t MemoryModel::commit_rmw(std::size_t choice, std::uint64_t written)
   stores_[source].rmw_read = true;
   const VectorClock rs = stores_[source].release;  // add_store may move stores_
   (void)add_store(e, t, pending_location_, written, pending_order_, position, &rs);
+  seal(e, t);
   return e.read;
 }
 
 CasResult MemoryModel::commit_cas(std::size_t choice, std::uint64_t desired) {
   expect_pending(Pending::cas, choice, candidates_.size());
   pending_ = Pending::none;
+  if (candidate_backward_[choice] != 0) psc_backward_ = true;
   const ThreadId t = pending_thread_;
   const std::uint32_t source = candidate_stores_[choice];
   if (!candidates_[choice].writes) {
     Event& e = append(t, EventKind::cas_failure, pending_failure_, pending_location_);
     read(e, t, source, pending_failure_);
+    seal(e, t);
     return CasResult{false, e.read};
   }
   Event& e = append(t, EventKind::cas_success, pending_order_, pending_location_);
@@ -519,6 +718,7 @@ CasResult MemoryModel::commit_cas(std::size_t choice, std::uint64_t desired) {
   stores_[source].rmw_read = true;
   const VectorClock rs = stores_[source].release;
   (void)add_store(e, t, pending_location_, desired, pending_order_, position, &rs);
+  seal(e, t);
   return CasResult{true, e.read};
 }
 
@@ -533,6 +733,15 @@ void MemoryModel::fence(ThreadId t, MemOrder order) {
     th.last_sc_fence = e.seq;
     e.sc_fence_upto = e.seq;
     mark_fence(t, e.seq);
+  }
+  seal(e, t);
+}
+
+void MemoryModel::seal(Event& e, ThreadId t) {
+  e.clock = threads_[t].clock;
+  if (e.order == MemOrder::seq_cst && e.kind != EventKind::init) {
+    sc_nodes_.push_back(EventRef{t, static_cast<std::uint32_t>(threads_[t].events.size() - 1)});
+    e.node = static_cast<std::uint32_t>(sc_nodes_.size());
   }
 }
 

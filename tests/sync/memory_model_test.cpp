@@ -54,14 +54,62 @@ TEST(MemoryModel, AStoreMayGoBeforeStoresItDoesNotHappenAfter) {
   EXPECT_EQ(mo[2], (EventRef{1, 0}));
 }
 
-TEST(MemoryModel, ASeqCstStoreNeverGoesBeforeAnEarlierSeqCstStore) {
+TEST(MemoryModel, ASeqCstStoreMayGoBeforeAnUnrelatedSeqCstStoreThatRanFirst) {
   MemoryModel m;
   const LocationId x = m.new_location(0);
   m.spawn(0, 1);
   m.spawn(0, 2);
   m.store(1, x, 1, MemOrder::seq_cst);
-  EXPECT_EQ(m.prepare_store(2, x, MemOrder::seq_cst), 1U);
-  EXPECT_EQ(m.prepare_store(2, x, MemOrder::relaxed), 2U);
+  EXPECT_EQ(m.prepare_store(2, x, MemOrder::seq_cst), 2U);
+}
+
+TEST(MemoryModel, ASeqCstStoreNeverGoesBeforeASeqCstStoreItReadAfter) {
+  // T2 read T1's store of 1 from y (seq_cst), then stores x: the seq_cst
+  // order has T1's x store first (program order, then reads-from), so T2's
+  // x store may not precede it in modification order.
+  MemoryModel m;
+  const LocationId x = m.new_location(0);
+  const LocationId y = m.new_location(0);
+  m.spawn(0, 1);
+  m.spawn(0, 2);
+  m.store(1, x, 1, MemOrder::seq_cst);
+  m.store(1, y, 1, MemOrder::seq_cst);
+  (void)m.prepare_load(2, y, MemOrder::relaxed);
+  EXPECT_EQ(m.commit_load(0), 1U);
+  EXPECT_EQ(m.prepare_store(2, x, MemOrder::seq_cst), 2U);  // relaxed read: no order
+  MemoryModel s;
+  const LocationId sx = s.new_location(0);
+  const LocationId sy = s.new_location(0);
+  s.spawn(0, 1);
+  s.spawn(0, 2);
+  s.store(1, sx, 1, MemOrder::seq_cst);
+  s.store(1, sy, 1, MemOrder::seq_cst);
+  (void)s.prepare_load(2, sy, MemOrder::seq_cst);
+  EXPECT_EQ(s.commit_load(0), 1U);
+  EXPECT_EQ(s.prepare_store(2, sx, MemOrder::seq_cst), 1U);
+}
+
+TEST(MemoryModel, BeyondTheExactLimitTheSeqCstOrderIsTheRunOrder) {
+  // Message passing with seq_cst data and a relaxed flag: the stale data
+  // is offered while the execution has fewer than kExactPscEvents seq_cst
+  // events, and not after (the documented cheaper rule).
+  const auto stale_data_offered = [](std::size_t prefix) {
+    MemoryModel m;
+    const LocationId data = m.new_location(0);
+    const LocationId flag = m.new_location(0);
+    const LocationId other = m.new_location(0);
+    m.spawn(0, 1);
+    m.spawn(0, 2);
+    for (std::size_t i = 0; i < prefix; ++i) m.store(0, other, i, MemOrder::seq_cst);
+    m.store(1, data, 1, MemOrder::seq_cst);
+    m.store(1, flag, 1, MemOrder::relaxed);
+    (void)m.prepare_load(2, flag, MemOrder::relaxed);
+    (void)m.commit_load(0);
+    return m.prepare_load(2, data, MemOrder::seq_cst).size() == 2;
+  };
+  EXPECT_TRUE(stale_data_offered(0));
+  EXPECT_TRUE(stale_data_offered(kExactPscEvents - 2));
+  EXPECT_FALSE(stale_data_offered(kExactPscEvents));
 }
 
 TEST(MemoryModel, ResetStartsAnEmptyExecution) {

@@ -67,6 +67,11 @@ inline constexpr std::size_t kMaxModelThreads = 8;
 /// The pseudo-thread of locations created before every thread
 /// (`new_location(initial)`): their initial store happens before everything.
 inline constexpr std::uint8_t kInitThread = 0xff;
+/// seq_cst events (accesses and fences) up to which an execution's seq_cst
+/// order is checked exactly, by a search of RC11's psc graph; beyond it a
+/// cheaper rule that can miss outcomes, never allow a forbidden one, takes
+/// over (docs/design/memory-model.md).
+inline constexpr std::size_t kExactPscEvents = 64;
 
 /// A thread of the execution, 0..kMaxModelThreads-1 (or kInitThread).
 using ThreadId = std::uint8_t;
@@ -139,8 +144,10 @@ struct Event {
   // Bookkeeping (the model's, not a report's):
   std::uint32_t store = 0;       ///< Index of its store record + 1 when it writes, else 0.
   std::uint32_t read_store = 0;  ///< Index of the store record read + 1 when it reads, else 0.
-  std::uint32_t sc_fence_upto =
-      0;  ///< seq of the latest seq_cst fence of its thread up to it, or 0.
+  /// seq of the latest seq_cst fence of its thread up to it, or 0.
+  std::uint32_t sc_fence_upto = 0;
+  std::uint32_t node = 0;  ///< Index + 1 among the seq_cst events (accesses and fences), or 0.
+  VectorClock clock{};     ///< What happens before it, itself included.
 };
 
 /// A store a prepared load may read.
@@ -285,6 +292,16 @@ class MemoryModel {
     VectorClock all;        // released by every unlock
   };
   enum class Pending : std::uint8_t { none, store, load, rmw, cas };
+  /// An event about to be added, as the seq_cst search sees it.
+  struct Probe {
+    ThreadId thread = 0;
+    LocationId location = 0;
+    bool sc = false;                // a seq_cst access
+    bool writes = false;            // it writes (goes at mo index `first_after`)
+    std::uint32_t first_after = 0;  // mo index of the first store it reads or goes before
+    VectorClock before;             // what happens before it (its own entry included)
+    VectorClock after;              // the same, with what its read acquires
+  };
 
   Thread& thread(ThreadId t);
   Location& location(LocationId x);
@@ -299,6 +316,14 @@ class MemoryModel {
                           std::uint32_t position, const VectorClock* rs);
   void read(Event& e, ThreadId t, std::uint32_t store, MemOrder order);
   void mark_fence(ThreadId t, std::uint32_t seq);
+  void seal(Event& e, ThreadId t);
+  [[nodiscard]] bool closes_psc_cycle(const Probe& probe);
+  /// Whether a choice with psc edges out of the new event (`edges`), all
+  /// pointing forwards in run order or not (`forward`), is refused; sets
+  /// `backward` when it is accepted with an edge pointing backwards.
+  [[nodiscard]] bool refuse_psc(bool edges, bool forward, const Probe& probe, bool& backward);
+  [[nodiscard]] Probe probe(ThreadId t, LocationId x, bool sc, bool writes,
+                            std::uint32_t first_after, const VectorClock* acquired) const;
   void expect_pending(Pending kind, std::size_t choice, std::size_t count) const;
 
   std::array<Thread, kMaxModelThreads> threads_{};
@@ -316,8 +341,14 @@ class MemoryModel {
   MemOrder pending_order_ = MemOrder::relaxed;
   MemOrder pending_failure_ = MemOrder::relaxed;
   std::vector<Candidate> candidates_;
-  std::vector<std::uint32_t> candidate_stores_;  // store index per candidate
-  std::vector<std::uint32_t> places_;            // mo insertion index per store place
+  std::vector<std::uint32_t> candidate_stores_;   // store index per candidate
+  std::vector<std::uint32_t> places_;             // mo insertion index per store place
+  std::vector<EventRef> sc_nodes_;                // seq_cst accesses and fences, in run order
+  bool psc_backward_ = false;                     // a psc edge points against the run order
+  std::vector<std::uint8_t> candidate_backward_;  // per candidate: committing it sets psc_backward_
+  std::vector<std::uint8_t> place_backward_;      // the same per store place
+  std::vector<std::uint8_t> visited_;             // the seq_cst search's scratch
+  std::vector<std::uint32_t> queue_;
 };
 
 /// One line per event of each thread, with the store each read read
