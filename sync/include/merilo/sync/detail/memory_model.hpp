@@ -26,9 +26,11 @@
 // count. Loads read only stores that have already run, so (since RC11
 // forbids cycles in program order plus reads-from) every RC11-consistent
 // execution is reached by some interleaving and some choices, and no
-// out-of-thin-air value is ever produced. docs/design/memory-model.md says
-// what is modelled, what is approximated (the seq_cst order of mixed-order
-// code) and why.
+// out-of-thin-air value is ever produced. The seq_cst order is checked by
+// a search of RC11's psc graph while an execution has fewer than
+// kExactPscEvents seq_cst events, and by a cheaper rule that can miss (never
+// invent) outcomes beyond. docs/design/memory-model.md says what is
+// modelled, what is not, and why.
 //
 //   MemoryModel m;
 //   m.reset();                                    // thread 0 runs
