@@ -24,8 +24,11 @@ endif()
 set(merilo_folders fsm core explore fuzz statem linearize parallel)
 
 # The code of each component, comments removed, and all of it together.
+# sync/ holds part of merilo::sync, a namespace that spans components (the
+# drop-in types are in parallel/ too), so its names are looked up in all the
+# code: its code joins all_code without making `sync` a folder name here.
 set(all_code "")
-foreach(folder IN LISTS merilo_folders)
+foreach(folder IN LISTS merilo_folders ITEMS sync)
   file(GLOB_RECURSE sources ${ROOT}/${folder}/include/*.hpp ${ROOT}/${folder}/src/*.cpp
     ${ROOT}/${folder}/src/*.hpp)
   set(code "")
