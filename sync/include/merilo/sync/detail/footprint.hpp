@@ -1,0 +1,110 @@
+// merilo/sync/detail/footprint.hpp — what one scheduling step touches, and
+// which two steps of different threads do not commute.
+//
+// The partial-order reduction (dpor.hpp) and every other strategy that
+// reasons about independence see a step only as its footprint: an access
+// kind and the object it touches. Two steps of different threads are
+// *dependent* when running them in the other order could change what
+// either does or what the program computes; otherwise they commute, and
+// schedules that differ only in their order are one Mazurkiewicz trace.
+//
+// The relation errs on the side of dependence: calling two steps dependent
+// when they commute costs executions, never a missed behaviour.
+//
+// NOTE: an unlock and a later lock of the same mutex are dependent (the
+// unlock enables the lock), but they never occur in the other order, so
+// the reduction does not try to reverse them: the pair that decides who
+// enters first is the two locks, and they are what it reverses
+// (`is_release_of`, dpor.cpp). A try_lock observes the mutex, so it
+// depends on every operation of it.
+#ifndef MERILO_SYNC_DETAIL_FOOTPRINT_HPP
+#define MERILO_SYNC_DETAIL_FOOTPRINT_HPP
+
+#include <cstddef>  // std::size_t
+#include <cstdint>  // std::uint8_t, std::uint32_t
+
+namespace merilo::sync::detail {
+
+/// The most threads one controlled execution runs (a thread set is a byte).
+inline constexpr std::size_t kMaxThreads = 8;
+
+/// A set of threads: bit t is thread t.
+using ThreadSet = std::uint8_t;
+
+/// How a step touches its object.
+enum class Access : std::uint8_t {
+  none,           ///< Touches nothing shared (a yield, a thread's end): commutes with all.
+  read,           ///< Reads the object (an atomic load).
+  write,          ///< Writes it (a store, a read-modify-write, a compare-exchange).
+  lock,           ///< Acquires a mutex exclusively.
+  unlock,         ///< Releases an exclusive hold.
+  lock_shared,    ///< Acquires a shared hold.
+  unlock_shared,  ///< Releases a shared hold.
+  try_lock,       ///< Tries to acquire: observes the mutex's state.
+  wait,           ///< Starts waiting to be notified (a condition variable or atomic wait).
+  notify,         ///< Notifies the waiters of the object.
+  global,         ///< Depends on every step of every other thread (a seq_cst fence, a call boundary).
+};
+
+/// One step as the reduction sees it: an access to an object. Objects are
+/// numbered from 1 in order of first use within an execution, so the same
+/// schedule gives the same numbers; 0 means no object.
+struct Footprint {
+  Access access = Access::none;  ///< How it touches the object.
+  std::uint32_t object = 0;      ///< Which object (1-based), or 0.
+
+  friend bool operator==(const Footprint&, const Footprint&) = default;
+};
+
+/// Whether steps `a` and `b`, of two different threads, may not commute.
+[[nodiscard]] constexpr bool dependent(Footprint a, Footprint b) noexcept {
+  if (a.access == Access::global || b.access == Access::global) {
+    return a.access != Access::none && b.access != Access::none;
+  }
+  if (a.access == Access::none || b.access == Access::none || a.object != b.object) return false;
+  // Order the pair so that each case is written once.
+  if (static_cast<std::uint8_t>(a.access) > static_cast<std::uint8_t>(b.access)) {
+    const Footprint t = a;
+    a = b;
+    b = t;
+  }
+  switch (a.access) {
+    case Access::read:
+      return b.access != Access::read;  // reads commute with reads only
+    case Access::write:
+      return true;
+    case Access::lock:  // lock < unlock < lock_shared < unlock_shared < try_lock
+      return b.access == Access::lock || b.access == Access::unlock ||
+             b.access == Access::lock_shared || b.access == Access::unlock_shared ||
+             b.access == Access::try_lock;
+    case Access::unlock:  // an exclusive release enables shared holds too
+      return b.access == Access::lock_shared || b.access == Access::try_lock;
+    case Access::unlock_shared:
+      return b.access == Access::try_lock;
+    case Access::lock_shared:  // shared holds commute with each other
+      return b.access == Access::try_lock;
+    case Access::try_lock:
+      return b.access == Access::try_lock;
+    case Access::wait:
+    case Access::notify:
+      // wait-wait: a notify_one wakes the first to wait; wait-notify: the
+      // waiter is woken or not.
+      return b.access == Access::wait || b.access == Access::notify;
+    case Access::none:
+    case Access::global:
+      return false;  // handled above
+  }
+  return true;
+}
+
+/// Whether `a` releases the mutex that `b` acquires: an order the
+/// reduction never reverses (the acquisition waited for the release).
+[[nodiscard]] constexpr bool is_release_of(Footprint a, Footprint b) noexcept {
+  return a.object == b.object && a.object != 0 &&
+         (a.access == Access::unlock || a.access == Access::unlock_shared) &&
+         (b.access == Access::lock || b.access == Access::lock_shared);
+}
+
+}  // namespace merilo::sync::detail
+
+#endif  // MERILO_SYNC_DETAIL_FOOTPRINT_HPP
