@@ -54,7 +54,8 @@ std::size_t factorial(std::size_t n) { return n <= 1 ? 1 : n * factorial(n - 1);
 TEST(Dpor, ThreadsWritingDifferentAtomicsAreOneTrace) {
   for (std::uint32_t n = 2; n <= 6; ++n) {
     Program p{n, {}};
-    for (std::uint32_t t = 0; t < n; ++t) p.threads.push_back({{Kind::store, t + 1, 1}, {Kind::load, t + 1}});
+    for (std::uint32_t t = 0; t < n; ++t)
+      p.threads.push_back({{Kind::store, t + 1, 1}, {Kind::load, t + 1}});
     const Explored e = explore(p);
     EXPECT_TRUE(e.complete);
     EXPECT_EQ(e.executions, 1U) << n << " threads";
@@ -104,8 +105,9 @@ TEST(Dpor, FindsTheLostUpdateOfALoadThenStoreIncrement) {
 }
 
 TEST(Dpor, ALockOrderInversionDeadlocksInSomeExecution) {
-  Program p{2, {{{Kind::lock, 1}, {Kind::lock, 2}, {Kind::unlock, 2}, {Kind::unlock, 1}},
-                {{Kind::lock, 2}, {Kind::lock, 1}, {Kind::unlock, 1}, {Kind::unlock, 2}}}};
+  Program p{2,
+            {{{Kind::lock, 1}, {Kind::lock, 2}, {Kind::unlock, 2}, {Kind::unlock, 1}},
+             {{Kind::lock, 2}, {Kind::lock, 1}, {Kind::unlock, 1}, {Kind::unlock, 2}}}};
   const Explored e = explore(p);
   bool deadlock = false;
   for (const std::string& o : e.outcomes) deadlock |= o.find("deadlock") != std::string::npos;

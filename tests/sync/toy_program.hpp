@@ -50,8 +50,8 @@ struct Execution {
 };
 
 /// Chooses the next thread: (enabled, pending of every thread, preferred).
-using Choose = std::function<std::uint8_t(ThreadSet, const std::array<Footprint, kMaxThreads>&,
-                                          std::uint8_t)>;
+using Choose =
+    std::function<std::uint8_t(ThreadSet, const std::array<Footprint, kMaxThreads>&, std::uint8_t)>;
 
 inline Footprint footprint_of(const Op& op) {
   switch (op.kind) {
@@ -151,7 +151,8 @@ inline std::string trace_of(const std::vector<Event>& events) {
 }
 
 /// Every schedule of `p`, depth first: calls `each` per execution.
-inline std::size_t enumerate_all(const Program& p, const std::function<void(const Execution&)>& each) {
+inline std::size_t enumerate_all(const Program& p,
+                                 const std::function<void(const Execution&)>& each) {
   struct Node {
     ThreadSet enabled;
     std::uint8_t chosen;

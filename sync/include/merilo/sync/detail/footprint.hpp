@@ -43,7 +43,7 @@ enum class Access : std::uint8_t {
   try_lock,       ///< Tries to acquire: observes the mutex's state.
   wait,           ///< Starts waiting to be notified (a condition variable or atomic wait).
   notify,         ///< Notifies the waiters of the object.
-  global,         ///< Depends on every step of every other thread (a seq_cst fence, a call boundary).
+  global,  ///< Depends on every step of every other thread (a seq_cst fence, a call boundary).
 };
 
 /// One step as the reduction sees it: an access to an object. Objects are
