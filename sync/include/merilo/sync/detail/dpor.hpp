@@ -114,7 +114,6 @@ class Dpor {
   bool blocked_ = false;      // the execution under way is sleep-blocked
   std::size_t step_ = 0;      // steps taken in the execution under way
   std::size_t replay_ = 0;    // steps replayed from path_ before new ones
-  std::size_t recorded_ = 0;  // steps of path_ that belong to this execution
   std::vector<Node> path_;
   Pending blocked_pending_{};  // the disabled threads' steps where the run was cut short
   // Race analysis scratch, kept between executions for its capacity.
