@@ -49,7 +49,7 @@ std::string pinned_name(Framework framework, std::string_view test, ViolationKin
   if (framework == Framework::googletest) {
     return core::test_identifier(replay_test_name(test, kind));
   }
-  return fmt::format("{}: pinned {}", test, name(kind));
+  return core::pinned_case_name(test, name(kind));
 }
 
 std::string trace_html_path(std::string_view pinned) {

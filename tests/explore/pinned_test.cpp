@@ -135,7 +135,23 @@ TEST(PinnedTest, ALongCatch2NameIsCutIntoShortLiteralsThatJoinBackToIt) {
   }
   EXPECT_EQ(joined,
             "a long test case name that goes on and on, \\\"quoted\\\", until any "
-            "reporter wraps it: pinned invariant");
+            "reporter wraps it (pinned invariant)");
+}
+
+TEST(PinnedTest, ACatch2NameKeepsItsFirstColonWhereTheConsoleReporterCanIndentBy) {
+  // Catch2 v2 indents a wrapped test name by the place of its first ": "
+  // and never ends when that is past the line: a long name is pinned as
+  // "<test> (pinned <kind>)", a short one as "<test>: pinned <kind>".
+  EXPECT_EQ(
+      ex::detail::pinned_name(ex::Framework::catch2, "finds it", ex::ViolationKind::invariant),
+      "finds it: pinned invariant");
+  const std::string long_name(60, 'x');
+  EXPECT_EQ(
+      ex::detail::pinned_name(ex::Framework::doctest, long_name, ex::ViolationKind::invariant),
+      long_name + " (pinned invariant)");
+  EXPECT_EQ(ex::detail::pinned_name(ex::Framework::catch2, "a: " + long_name,
+                                    ex::ViolationKind::invariant),
+            "a: " + long_name + ": pinned invariant");
 }
 
 }  // namespace

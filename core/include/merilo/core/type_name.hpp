@@ -18,6 +18,8 @@
 #include <cstdlib>      // std::free (the demangler's buffer)
 #include <string>       // the result
 #include <string_view>  // reading __PRETTY_FUNCTION__
+#include <utility>      // std::move
+#include <vector>       // a long literal's chunks
 
 #if defined(__GXX_RTTI) && __has_include(<cxxabi.h>)
 #include <cxxabi.h>  // abi::__cxa_demangle, to tell a local class (clang spells it bare)
@@ -124,6 +126,21 @@ inline std::string test_identifier(std::string_view text) {
   return out;
 }
 
+/// Where the first ": " of a pinned `TEST_CASE` name may be at most: Catch2
+/// v2's console reporter indents the wrapped lines of a test name by the
+/// position of its first ": ", and loops forever printing '-' when that is
+/// past its line width (80 columns).
+inline constexpr std::size_t kMaxNameColon = 40;
+
+/// The name of a pinned Catch2 or doctest test case: "<test>: pinned
+/// <what>", or "<test> (pinned <what>)" when that name's first ": " would
+/// come after `kMaxNameColon` characters (see there).
+inline std::string pinned_case_name(std::string_view test, std::string_view what) {
+  std::string name = std::string(test) + ": pinned " + std::string(what);
+  if (name.find(": ") <= kMaxNameColon) return name;
+  return std::string(test) + " (pinned " + std::string(what) + ")";
+}
+
 /// Characters of a string literal's content per printed line: with the
 /// indent and quotes a line stays well inside the 80 columns Catch2's
 /// console reporter wraps messages at, so no wrap falls inside a literal.
@@ -134,10 +151,7 @@ inline constexpr std::size_t kLiteralChunk = 48;
 /// characters, else adjacent literals of at most that many, one per line,
 /// each line starting with `indent` (the compiler joins them back).
 inline std::string string_literal(std::string_view text, std::string_view indent) {
-  std::string out = "\"";
-  std::size_t in_chunk = 0;
-  bool split = false;
-  std::string whole;
+  std::vector<std::string> chunks(1);
   for (const char c : text) {
     std::string piece;
     switch (c) {
@@ -163,19 +177,29 @@ inline std::string string_literal(std::string_view text, std::string_view indent
           piece = std::string(1, c);
         }
     }
-    whole += piece;
-    if (in_chunk + piece.size() > kLiteralChunk && in_chunk > 0) {
-      out += "\"\n";
-      out += indent;
-      out += '"';
-      in_chunk = 0;
-      split = true;
+    std::string& last = chunks.back();
+    if (!last.empty() && last.size() + piece.size() > kLiteralChunk) {
+      // Break after the chunk's last space when there is one in its second
+      // half (a space is one character, never part of an escape).
+      const std::size_t space = last.rfind(' ');
+      std::string rest;
+      if (space != std::string::npos && space + 1 >= kLiteralChunk / 2) {
+        rest = last.substr(space + 1);
+        last.erase(space + 1);
+      }
+      chunks.push_back(std::move(rest));
     }
-    out += piece;
-    in_chunk += piece.size();
+    chunks.back() += piece;
   }
-  if (!split) return "\"" + whole + "\"";
-  return out + "\"";
+  std::string out;
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    if (i > 0) {
+      out += '\n';
+      out += indent;
+    }
+    out += '"' + chunks[i] + '"';
+  }
+  return out;
 }
 
 }  // namespace merilo::core

@@ -51,8 +51,10 @@ enum class Framework : std::uint8_t {
 /// A test that replays `trace` on the system `system_expr` builds and fails
 /// while it breaks a rule, ready to paste, in `framework`'s syntax: for
 /// GoogleTest `TEST(Replay, <test>_<kind>)` (as `replay_test`), for Catch2
-/// and doctest `TEST_CASE("<test>: pinned <kind>")`. `test` is the name of
-/// the test that found the trace.
+/// and doctest `TEST_CASE("<test>: pinned <kind>")` (`"<test> (pinned
+/// <kind>)"` for a long test name: `core::pinned_case_name`), the name
+/// printed as short adjacent literals when long (`core::string_literal`).
+/// `test` is the name of the test that found the trace.
 [[nodiscard]] std::string pinned_test(Framework framework, std::string_view test,
                                       ViolationKind kind, std::string_view system_expr,
                                       const Trace& trace);

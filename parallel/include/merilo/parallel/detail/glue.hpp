@@ -32,10 +32,11 @@ std::string pinned_parallel_test(const Failure<Cmd, Resp>& failure, const GlueSt
                                  const std::string& test_name, std::string_view spec_expr) {
   const std::string tag = core::test_identifier(failure.violation.tag);
   const std::string head =
-      style.gtest
-          ? "TEST(Pinned, " + core::test_identifier(test_name + "_" + tag) + ")"
-          : "TEST_CASE(" +
-                core::string_literal(test_name + ": pinned " + failure.violation.tag, "    ") + ")";
+      style.gtest ? "TEST(Pinned, " + core::test_identifier(test_name + "_" + tag) + ")"
+                  : "TEST_CASE(" +
+                        core::string_literal(
+                            core::pinned_case_name(test_name, failure.violation.tag), "    ") +
+                        ")";
   return head + " {\n  " + std::string(style.glue_namespace) +
          "::expect_parallel_replay_ok(\n      " + std::string(spec_expr) + ",\n      " +
          core::string_literal(pin_token(failure), "      ") + ");\n}\n";
