@@ -81,6 +81,7 @@ TEST_CASE("parallel_check prints no pin that would build the fixed spec") {
 // the calls apart): the long name and the token as short adjacent literals
 // no console wrapping breaks, the spec as the caller built it. Each fails
 // while the bug is there.
+// clang-format off
 #if defined(MERILO_GLUE_CATCH2)
 TEST_CASE("explore pins a test case whose name is longer "
       "than any console reporter line (pinned "
@@ -108,5 +109,6 @@ TEST_CASE("parallel_check pins the spec as the caller "
       "p2:5:1:2:6:4::6/8:0001:c81b0a30398d7d32");
 }
 #endif
+// clang-format on
 
 }  // namespace
