@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include <merilo/core/describe.hpp>
+#include <merilo/core/type_name.hpp>  // test_identifier, string_literal
 
 namespace merilo::explore {
 
@@ -32,19 +32,24 @@ std::string pinned_test(Framework framework, std::string_view test, ViolationKin
   if (framework == Framework::googletest) {
     return replay_test("Replay", name, std::string(system_expr), trace);
   }
+  // The name as literals short enough per line that Catch2's console
+  // reporter, which wraps long lines, cannot break one.
   return fmt::format(
       "TEST_CASE({}) {{\n"
       "  auto sys = {};\n"
       "  {}::expect_replay_ok(sys, merilo::explore::Trace{});\n"
       "}}\n",
-      core::describe(name), system_expr, glue_namespace(framework), to_string(trace));
+      core::string_literal(name, "    "), system_expr, glue_namespace(framework), to_string(trace));
 }
 
 namespace detail {
 
 std::string pinned_name(Framework framework, std::string_view test, ViolationKind kind) {
-  if (framework == Framework::googletest) return replay_test_name(test, kind);
-  return fmt::format("{}: pinned {}", test, name(kind));
+  // A GoogleTest name is an identifier: TEST_P's "Name/0" is not one.
+  if (framework == Framework::googletest) {
+    return core::test_identifier(replay_test_name(test, kind));
+  }
+  return core::pinned_case_name(test, name(kind));
 }
 
 std::string trace_html_path(std::string_view pinned) {
@@ -68,11 +73,20 @@ std::string trace_html_line(const std::string& path, const std::string& error) {
 }
 
 std::string violation_message(const ExploreResult& result, const std::string& table,
-                              const std::string& page_line, const std::string& pinned) {
+                              const std::string& page_line, const std::string& pin) {
+  return fmt::format("merilo found a violation: {}\n\n{}{}{}", result.violation.summary(), table,
+                     page_line, pin);
+}
+
+std::string pin_paragraph(const std::string& pinned) {
+  return "\nPin it with this test, which fails while the bug is there:\n\n" + pinned;
+}
+
+std::string no_pin_paragraph(Framework framework, const std::string& why) {
   return fmt::format(
-      "merilo found a violation: {}\n\n{}{}\nPin it with this test, which fails while the bug "
-      "is there:\n\n{}",
-      result.violation.summary(), table, page_line, pinned);
+      "\nNo pinned test is printed: {}. Name the system's expression and the pinned test builds "
+      "it so:\n  {}::explore(MERILO_EXPR(YourSystem{{...}}), options);\n",
+      why, glue_namespace(framework));
 }
 
 std::string incomplete_message(const ExploreOptions& options, const ExploreResult& result) {

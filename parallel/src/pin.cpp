@@ -1,5 +1,5 @@
 // pin.cpp — the pin token of a parallel failure: writing it, and reading it
-// back strictly (failure.hpp, `pin_token`).
+// back strictly, and its check (failure.hpp, `pin_token`).
 #include <charconv>  // std::from_chars
 #include <string>
 #include <string_view>
@@ -7,13 +7,17 @@
 
 #include <fmt/core.h>
 
+#include <merilo/core/hash.hpp>  // the token's check
+
 #include <merilo/parallel/failure.hpp>
 
 namespace merilo::parallel {
 
 namespace {
 
-constexpr std::string_view kVersion = "p1";
+constexpr std::string_view kVersion = "p2";
+/// Hex digits of the check.
+constexpr std::size_t kCheckDigits = 16;
 /// Positions per case, at most: a case has a prefix and three short
 /// branches, so a larger number is a damaged token, not a case.
 constexpr std::size_t kMaxPositions = 1U << 16;
@@ -69,6 +73,22 @@ std::string schedule_text(const ScheduleStats& s) {
   return out;
 }
 
+/// Adds `text` to `h` with its length first, so no two texts run together.
+std::uint64_t feed(std::uint64_t h, std::string_view text) noexcept {
+  const std::uint64_t n = text.size();
+  h = core::hash64(&n, sizeof n, h);
+  return core::hash64(text.data(), text.size(), h);
+}
+
+bool hex_check(std::string_view s, std::uint64_t& out) {
+  if (s.size() != kCheckDigits) return false;
+  for (char c : s) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), out, 16);
+  return r.ec == std::errc{} && r.ptr == s.data() + s.size();
+}
+
 }  // namespace
 
 std::string pin_token(const FailureInfo& f) {
@@ -77,20 +97,54 @@ std::string pin_token(const FailureInfo& f) {
     if (b != 0) branches += '/';
     branches += positions(f.shrunk_branches_at[b]);
   }
-  return fmt::format("{}:{}:{}:{}:{}:{}:{}:{}:{}", kVersion, f.seed, f.run, f.branches,
-                     f.max_prefix, f.max_branch, positions(f.shrunk_prefix_at), branches,
-                     schedule_text(f.scheduling));
+  const std::string body = fmt::format(
+      "{}:{}:{}:{}:{}:{}:{}:{}:{}", kVersion, f.seed, f.run, f.branches, f.max_prefix, f.max_branch,
+      positions(f.shrunk_prefix_at), branches, schedule_text(f.scheduling));
+  return fmt::format("{}:{:016x}", body, detail::pin_check(body, f.shrunk_check));
 }
 
 namespace detail {
 
+std::uint64_t case_check(const std::vector<std::string>& prefix,
+                         const std::vector<std::vector<std::string>>& branches) {
+  std::uint64_t h = core::hash64(nullptr, 0, prefix.size());
+  for (const std::string& c : prefix) h = feed(h, c);
+  const std::uint64_t n = branches.size();
+  h = core::hash64(&n, sizeof n, h);
+  for (const auto& b : branches) {
+    const std::uint64_t m = b.size();
+    h = core::hash64(&m, sizeof m, h);
+    for (const std::string& c : b) h = feed(h, c);
+  }
+  return h;
+}
+
+std::uint64_t pin_check(std::string_view body, std::uint64_t case_hash) {
+  return feed(core::hash64(&case_hash, sizeof case_hash, 0x70696eULL), body);
+}
+
+std::string pin_mismatch(std::string_view token) {
+  return fmt::format(
+      "merilo::parallel: the pin token \"{}\" does not rebuild the case it was made for: this "
+      "pin was made for another case: the spec or its generator changed, or the token was cut "
+      "or edited; re-run the check to get a new pin",
+      token);
+}
+
 std::string parse_pin(std::string_view token, Pin& pin) {
-  const std::vector<std::string_view> field = split(token, ':');
-  if (field.size() != 9 || field[0] != kVersion) {
+  if (token.substr(0, 3) == "p1:") {
     return fmt::format(
-        "merilo::parallel: the pin token \"{}\" is malformed: expected 9 fields "
-        "p1:SEED:RUN:BRANCHES:MAX_PREFIX:MAX_BRANCH:PREFIX:BRANCHES:SCHEDULE; paste the whole "
-        "token from the report",
+        "merilo::parallel: the pin token \"{}\" is a p1 token, which carries no check of the "
+        "case it rebuilds (so a changed generator would replay another case); re-run the check "
+        "to get a p2 pin",
+        token);
+  }
+  const std::vector<std::string_view> field = split(token, ':');
+  if (field.size() != 10 || field[0] != kVersion) {
+    return fmt::format(
+        "merilo::parallel: the pin token \"{}\" is malformed: expected 10 fields "
+        "p2:SEED:RUN:BRANCHES:MAX_PREFIX:MAX_BRANCH:PREFIX:BRANCHES:SCHEDULE:CHECK; paste the "
+        "whole token from the report",
         token);
   }
   const auto bad = [&](std::string_view what) {
@@ -118,6 +172,10 @@ std::string parse_pin(std::string_view token, Pin& pin) {
     }
   }
   if (pin.branches_at.size() > kMaxBranches) return bad("more than three branches");
+  if (!hex_check(field[9], pin.check)) {
+    return bad("the check is not 16 hex digits (was the token cut short?)");
+  }
+  pin.body = token.substr(0, token.size() - kCheckDigits - 1);
   if (field[8] == "free") {
     pin.controlled = false;
   } else {

@@ -6,6 +6,7 @@
 
 #include <turnstile/system.hpp>
 
+#include "../parallel/controlled_systems.hpp"
 #include "../parallel/probe.hpp"
 #include "../statem/systems.hpp"
 
@@ -62,5 +63,52 @@ TEST_CASE("parallel_check reports the failing case") {
   };
   glue::parallel_check(spec, {.seed = 3, .max_shrinks = 5});
 }
+
+TEST_CASE("explore pins a test case whose name is longer than any console reporter line") {
+  turnstile::System<turnstile::Bug::free_pass> sys;
+  glue::explore(sys, {.max_states = 50});
+}
+
+TEST_CASE("parallel_check pins the spec as the caller built it") {
+  glue::parallel_check(MERILO_EXPR(controlled::CounterSpec{.racy = true}), {.seed = 5});
+}
+
+TEST_CASE("parallel_check prints no pin that would build the fixed spec") {
+  glue::parallel_check(controlled::CounterSpec{.racy = true}, {.seed = 5});
+}
+
+// What the cases above print, pasted verbatim (only a comment added to tell
+// the calls apart): the long name and the token as short adjacent literals
+// no console wrapping breaks, the spec as the caller built it. Each fails
+// while the bug is there.
+// clang-format off
+#if defined(MERILO_GLUE_CATCH2)
+TEST_CASE("explore pins a test case whose name is longer "
+      "than any console reporter line (pinned "
+      "invariant)") {
+    auto sys = turnstile::System<turnstile::Bug::free_pass>{};
+    merilo::with_catch2::expect_replay_ok(sys, merilo::explore::Trace{1});  // long name
+  }
+TEST_CASE("parallel_check pins the spec as the caller "
+      "built it (pinned statem.not_linearizable)") {
+    merilo::with_catch2::expect_parallel_replay_ok(  // long name
+        controlled::CounterSpec{.racy = true},
+        "p2:5:1:2:6:4::6/8:0001:c81b0a30398d7d32");
+  }
+#else
+TEST_CASE("explore pins a test case whose name is longer "
+    "than any console reporter line (pinned "
+    "invariant)") {
+  auto sys = turnstile::System<turnstile::Bug::free_pass>{};
+  merilo::with_doctest::expect_replay_ok(sys, merilo::explore::Trace{1});  // long name
+}
+TEST_CASE("parallel_check pins the spec as the caller "
+    "built it (pinned statem.not_linearizable)") {
+  merilo::with_doctest::expect_parallel_replay_ok(  // long name
+      controlled::CounterSpec{.racy = true},
+      "p2:5:1:2:6:4::6/8:0001:c81b0a30398d7d32");
+}
+#endif
+// clang-format on
 
 }  // namespace

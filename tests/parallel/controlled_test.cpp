@@ -93,7 +93,7 @@ TEST(Controlled, TheReportShowsTheScheduleTheSwitchesAndAReplayLine) {
   EXPECT_NE(text.find("every schedule with <= 0 preemption(s) passed"), std::string::npos) << text;
   EXPECT_NE(text.find("schedule: ["), std::string::npos) << text;
   EXPECT_NE(text.find("(preempted), before atomic store"), std::string::npos) << text;
-  EXPECT_NE(text.find("merilo::parallel::replay(spec, \"p1:3:"), std::string::npos) << text;
+  EXPECT_NE(text.find("merilo::parallel::replay(spec, \"p2:3:"), std::string::npos) << text;
 }
 
 TEST(Controlled, APinnedScheduleReplaysBitForBit) {
@@ -134,8 +134,9 @@ TEST(Controlled, AMalformedOrStalePinIsAUsageError) {
     EXPECT_FALSE(r.failure.has_value()) << bad;
   }
   // Positions past the case the run draws.
-  const auto r = parallel::replay(spec, "p1:1:0:2:0:1::0/60000:01");
-  EXPECT_NE(r.error.find("no longer fits"), std::string::npos) << r.error;
+  const auto r = parallel::replay(spec, "p2:1:0:2:0:1::0/60000:01:0123456789abcdef");
+  EXPECT_NE(r.error.find("does not rebuild the case it was made for"), std::string::npos)
+      << r.error;
 }
 
 TEST(Controlled, TheFixedCounterPassesWithEveryScheduleOfTwoPreemptionsChecked) {

@@ -237,21 +237,31 @@ parallel::FailureInfo pinned(parallel::Scheduler scheduler, std::vector<std::uin
 
 }  // namespace pin_text
 
+/// The token without its check, and whether the check is 16 hex digits.
+std::string body_of(const std::string& token) {
+  const std::size_t colon = token.rfind(':');
+  const std::string check = token.substr(colon + 1);
+  if (check.size() != 16 || check.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    return "bad check: " + token;
+  }
+  return token.substr(0, colon);
+}
+
 TEST(ParallelPin, TheTokenJoinsPositionsWithDotsBranchesWithSlashesAndNamesTheSchedule) {
   using parallel::Scheduler;
   const auto controlled = pin_text::pinned(Scheduler::preemption_bounded, {0, 2, 2, 0});
-  EXPECT_EQ(parallel::pin_token(controlled), "p1:12:3:3:6:4:0.2.5:1/6/3.4:0220");
-  EXPECT_EQ(parallel::pin_token(pin_text::pinned(Scheduler::pct, {})),
-            "p1:12:3:3:6:4:0.2.5:1/6/3.4:-");
-  EXPECT_EQ(parallel::pin_token(pin_text::pinned(Scheduler::stress, {1})),
-            "p1:12:3:3:6:4:0.2.5:1/6/3.4:free");
+  EXPECT_EQ(body_of(parallel::pin_token(controlled)), "p2:12:3:3:6:4:0.2.5:1/6/3.4:0220");
+  EXPECT_EQ(body_of(parallel::pin_token(pin_text::pinned(Scheduler::pct, {}))),
+            "p2:12:3:3:6:4:0.2.5:1/6/3.4:-");
+  EXPECT_EQ(body_of(parallel::pin_token(pin_text::pinned(Scheduler::stress, {1}))),
+            "p2:12:3:3:6:4:0.2.5:1/6/3.4:free");
 
   parallel::FailureInfo bare = controlled;
   bare.shrunk_prefix_at.clear();
   bare.shrunk_branches_at = {{7}, {8}};
   bare.branches = 2;
   bare.scheduling.schedule = {1};
-  EXPECT_EQ(parallel::pin_token(bare), "p1:12:3:2:6:4::7/8:1");
+  EXPECT_EQ(body_of(parallel::pin_token(bare)), "p2:12:3:2:6:4::7/8:1");
 
   // What the token says is what the parser reads back.
   parallel::detail::Pin pin;
@@ -261,4 +271,25 @@ TEST(ParallelPin, TheTokenJoinsPositionsWithDotsBranchesWithSlashesAndNamesTheSc
   EXPECT_EQ(pin.branches_at[2], (std::vector<std::size_t>{3, 4}));
   EXPECT_TRUE(pin.controlled);
   EXPECT_EQ(pin.schedule, (std::vector<std::uint8_t>{0, 2, 2, 0}));
+}
+
+TEST(ParallelPin, TheCheckCoversTheFieldsTheScheduleAndTheCaseInWords) {
+  using parallel::Scheduler;
+  const auto base = pin_text::pinned(Scheduler::preemption_bounded, {0, 2, 2, 0});
+  const std::string token = parallel::pin_token(base);
+  const auto check_of = [](const std::string& t) { return t.substr(t.rfind(':') + 1); };
+  auto other_case = base;
+  other_case.shrunk_check =
+      parallel::detail::case_check({"inc"}, std::vector<std::vector<std::string>>{{"get"}});
+  auto other_schedule = pin_text::pinned(Scheduler::preemption_bounded, {0, 2, 2, 1});
+  auto other_run = base;
+  other_run.run = 4;
+  EXPECT_NE(check_of(parallel::pin_token(other_case)), check_of(token));
+  EXPECT_NE(check_of(parallel::pin_token(other_schedule)), check_of(token));
+  EXPECT_NE(check_of(parallel::pin_token(other_run)), check_of(token));
+  // Commands that run together differently are other cases.
+  EXPECT_NE(parallel::detail::case_check({"ab"}, {{"c"}}),
+            parallel::detail::case_check({"a"}, {{"bc"}}));
+  EXPECT_NE(parallel::detail::case_check({}, {{"a"}, {"b"}}),
+            parallel::detail::case_check({}, {{"a", "b"}}));
 }

@@ -55,6 +55,21 @@ explore::ExploreResult explore(S& sys, const explore::ExploreOptions& options,
   return r;
 }
 
+/// `explore` on `sys.value`, whose pinned test builds the system with
+/// `sys.text`, the caller's own expression:
+/// `explore(MERILO_EXPR(turnstile::System<>{}), options)`. Without it the
+/// pinned test builds `S{}`, and only when that breaks the same rule.
+template <explore::System S>
+explore::ExploreResult explore(core::Spelled<S>&& sys, const explore::ExploreOptions& options,
+                               const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  explore::ExploreResult r = explore::explore(sys.value, options);
+  const std::string failure =
+      explore::explore_failure(sys.value, options, r, explore::Framework::catch2,
+                               core::with_catch2::test_name(), std::string(sys.text));
+  if (!failure.empty()) core::with_catch2::fail_at(file, line, failure);
+  return r;
+}
+
 /// Replays `trace` and fails the current test case if it breaks a rule or
 /// no longer fits, printing the formatted trace.
 template <explore::System S>

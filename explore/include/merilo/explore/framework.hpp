@@ -26,6 +26,7 @@
 #include <cstdint>      // std::uint8_t
 #include <string>       // messages
 #include <string_view>  // names
+#include <type_traits>  // std::is_default_constructible_v
 
 #include <merilo/core/type_name.hpp>     // type_name
 #include <merilo/explore/explore.hpp>    // explore, ExploreOptions, ExploreResult
@@ -50,8 +51,10 @@ enum class Framework : std::uint8_t {
 /// A test that replays `trace` on the system `system_expr` builds and fails
 /// while it breaks a rule, ready to paste, in `framework`'s syntax: for
 /// GoogleTest `TEST(Replay, <test>_<kind>)` (as `replay_test`), for Catch2
-/// and doctest `TEST_CASE("<test>: pinned <kind>")`. `test` is the name of
-/// the test that found the trace.
+/// and doctest `TEST_CASE("<test>: pinned <kind>")` (`"<test> (pinned
+/// <kind>)"` for a long test name: `core::pinned_case_name`), the name
+/// printed as short adjacent literals when long (`core::string_literal`).
+/// `test` is the name of the test that found the trace.
 [[nodiscard]] std::string pinned_test(Framework framework, std::string_view test,
                                       ViolationKind kind, std::string_view system_expr,
                                       const Trace& trace);
@@ -61,7 +64,12 @@ enum class Framework : std::uint8_t {
 /// `MERILO_TRACE_HTML` is set) and `pinned_test`; with
 /// `options.require_complete`, that the search stopped at `max_states`; or
 /// that a complete search never reached a sometimes property.
-/// `system_expr` builds the system in the pinned test ("" names `S{}`).
+/// `system_expr` builds the system in the pinned test (the caller's own
+/// expression, from `MERILO_EXPR`). "" builds it as `S{}`, but only when a
+/// default-built `S` breaks the same rule along the same trace; when it
+/// does not (the system was configured by a member or a constructor
+/// argument), or `S` is local to a function, no pinned test is printed and
+/// the message says why and how to get one.
 template <System S>
 [[nodiscard]] std::string explore_failure(S& sys, const ExploreOptions& options,
                                           const ExploreResult& result, Framework framework,
@@ -89,10 +97,48 @@ namespace detail {
 /// it could not be written (`error`); "" when `path` is "".
 [[nodiscard]] std::string trace_html_line(const std::string& path, const std::string& error);
 
-/// The violation message: what broke, the table, the page line, the test.
+/// The violation message: what broke, the table, the page line, and
+/// `pin`: the pinned test's paragraph (`pin_paragraph`) or why there is
+/// none (`no_pin_paragraph`).
 [[nodiscard]] std::string violation_message(const ExploreResult& result, const std::string& table,
-                                            const std::string& page_line,
-                                            const std::string& pinned);
+                                            const std::string& page_line, const std::string& pin);
+
+/// "Pin it with this test, ..." and `pinned`.
+[[nodiscard]] std::string pin_paragraph(const std::string& pinned);
+
+/// Why no pinned test is printed (`why`), and how to name the system's
+/// expression in `framework`'s glue so one is.
+[[nodiscard]] std::string no_pin_paragraph(Framework framework, const std::string& why);
+
+/// How a pinned test builds `sys`'s type when the caller did not say:
+/// `S{}` when a default-built `S` replays `trace` to the same end as `sys`
+/// does; else "" and, in `why`, what stops it.
+template <System S>
+std::string default_system_expr(S& sys, const Trace& trace, std::string& why) {
+  const std::string type = core::type_name<S>();
+  if (core::is_local_type<S>()) {
+    why = "the system's type `" + type +
+          "` is local to a function, and a test pasted at namespace scope cannot name it; "
+          "declare the adapter at namespace scope";
+    return {};
+  }
+  if constexpr (!std::is_default_constructible_v<S>) {
+    why = "`" + type +
+          "` has no default constructor and merilo does not know how the system "
+          "was built";
+    return {};
+  } else {
+    S fresh{};
+    const std::string theirs = replay(sys, trace).summary();
+    const std::string ours = replay(fresh, trace).summary();
+    if (ours == theirs) return type + "{}";
+    why = "`" + type + "{}` does not break the rule along this trace (" + ours +
+          "): the system that did was configured by a member or a constructor argument, and a "
+          "pinned test that built `" +
+          type + "{}` would pass while the bug is there";
+    return {};
+  }
+}
 
 /// The message of a search that stopped at `options.max_states`.
 [[nodiscard]] std::string incomplete_message(const ExploreOptions& options,
@@ -117,8 +163,11 @@ std::string explore_failure(S& sys, const ExploreOptions& options, const Explore
   if (!result.error.empty()) return result.error;
   if (result.violation.found()) {
     const Violation& v = result.violation;
-    if (system_expr.empty()) system_expr = core::type_name<S>() + "{}";
-    const std::string pinned = pinned_test(framework, test, v.kind, system_expr, v.trace);
+    std::string why;
+    if (system_expr.empty()) system_expr = detail::default_system_expr(sys, v.trace, why);
+    const std::string pinned = system_expr.empty()
+                                   ? std::string()
+                                   : pinned_test(framework, test, v.kind, system_expr, v.trace);
     const std::string path = detail::trace_html_path(detail::pinned_name(framework, test, v.kind));
     std::string page_error;
     if (!path.empty()) {
@@ -127,8 +176,9 @@ std::string explore_failure(S& sys, const ExploreOptions& options, const Explore
                                      .context = result.summary(),
                                      .pinned_test = pinned});
     }
-    return detail::violation_message(result, format(sys, v.trace),
-                                     detail::trace_html_line(path, page_error), pinned);
+    return detail::violation_message(
+        result, format(sys, v.trace), detail::trace_html_line(path, page_error),
+        pinned.empty() ? detail::no_pin_paragraph(framework, why) : detail::pin_paragraph(pinned));
   }
   if (options.require_complete && !result.complete) {
     return detail::incomplete_message(options, result);

@@ -28,19 +28,33 @@
 namespace merilo::with_catch2 {
 
 /// Runs `parallel::check(spec, config)` and fails the current test case, at
-/// the caller's file and line (leave `file` and `line` alone), on a usage
-/// error or a failing run (with `parallel::report` as the message). Returns
-/// the result for further checks.
+/// the caller's file and line (leave `file`, `line` and `spec_expr` alone), on a usage
+/// error or a failing run (with `parallel::report` as the message, and a
+/// pinned `TEST_CASE` when the failure was found under control: it builds
+/// the spec as `Type{}` only when that fails the pin too; wrap the spec in
+/// `MERILO_EXPR` to have it built your way). Returns the result for further
+/// checks.
 template <class S>
 requires parallel::Spec<std::remove_cvref_t<S>>
     parallel::CheckResult<parallel::command_t<S>, parallel::response_t<S>> parallel_check(
         S&& spec, const parallel::CheckOptions& config, const char* file = __builtin_FILE(),
-        int line = __builtin_LINE()) {
+        int line = __builtin_LINE(), std::string_view spec_expr = {}) {
   auto r = parallel::check(std::forward<S>(spec), config);
   const std::string failure = parallel::detail::glue_failure<S>(
-      r, {.gtest = false, .glue_namespace = "merilo::with_catch2"}, core::with_catch2::test_name());
+      r, {.gtest = false, .glue_namespace = "merilo::with_catch2"}, core::with_catch2::test_name(),
+      config, spec_expr);
   if (!failure.empty()) core::with_catch2::fail_at(file, line, failure);
   return r;
+}
+
+/// `parallel_check` on `spec.value`, whose pinned test builds the spec
+/// with `spec.text`, the caller's own expression:
+/// `parallel_check(MERILO_EXPR(CounterSpec{.lost_update = true}), config)`.
+template <class S>
+requires parallel::Spec<S> parallel::CheckResult<parallel::command_t<S>, parallel::response_t<S>>
+parallel_check(core::Spelled<S>&& spec, const parallel::CheckOptions& config,
+               const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return parallel_check(std::move(spec.value), config, file, line, spec.text);
 }
 
 /// Replays the case and schedule of `token` (a failure's pin token) and

@@ -131,6 +131,10 @@ struct FailureInfo {
   /// The shrunk case as positions in the original one (see `pin_token`).
   std::vector<std::size_t> shrunk_prefix_at;
   std::vector<std::vector<std::size_t>> shrunk_branches_at;  ///< See `shrunk_prefix_at`.
+  /// A hash of the shrunk case's commands as `core::describe` words them
+  /// (`detail::case_check`), set by `check` and `replay`; the pin token's
+  /// check covers it, so a token rebuilds this case or is refused.
+  std::uint64_t shrunk_check = 0;
 };
 
 /// The old name of `FailureInfo` (statem's failure fields have the same
@@ -153,19 +157,27 @@ struct Failure : FailureInfo {
 /// `replay(spec, token)` runs exactly that case under exactly that
 /// schedule. It names the seed, the run and the generation settings (the
 /// original case is drawn again from them), the shrunk case as positions
-/// in the original, and the schedule:
+/// in the original, the schedule, and last a check:
 ///
-///   p1:SEED:RUN:BRANCHES:MAX_PREFIX:MAX_BRANCH:PREFIX:BRANCH/BRANCH...:SCHEDULE
+///   p2:SEED:RUN:BRANCHES:MAX_PREFIX:MAX_BRANCH:PREFIX:BRANCH/BRANCH...:SCHEDULE:CHECK
 ///
-/// where PREFIX and each BRANCH are positions joined by '.', and SCHEDULE is
-/// the branch chosen at each decision (one digit each) or "free" for a
-/// failure found with free threads (whose replay is not exact).
+/// where PREFIX and each BRANCH are positions joined by '.', SCHEDULE is
+/// the branch chosen at each decision (one digit each; "-" for none) or
+/// "free" for a failure found with free threads (whose replay is not
+/// exact), and CHECK is 16 hex digits hashing the fields before it and the
+/// shrunk case's commands in words (`FailureInfo::shrunk_check`). `replay`
+/// rebuilds the case and refuses the token (a usage error) unless the check
+/// matches: a token cut short or edited, or used on a spec whose generator
+/// now draws other commands, is an error rather than another case that
+/// passes. p1 tokens (no check) are refused.
 [[nodiscard]] std::string pin_token(const FailureInfo& failure);
 
 namespace detail {
 
 /// A parsed pin token (see `pin_token`).
 struct Pin {
+  std::string_view body;  ///< The token up to its check (what the check hashes).
+  std::uint64_t check = 0;
   std::uint64_t seed = 0;
   std::size_t run = 0;
   std::size_t branches = 0;
@@ -178,7 +190,22 @@ struct Pin {
 };
 
 /// Parses `token` into `pin`; returns "" or what is wrong with it.
+/// `pin.body` views `token`.
 [[nodiscard]] std::string parse_pin(std::string_view token, Pin& pin);
+
+/// The check of a case whose prefix and branches describe as given: each
+/// command's words with their length, each list with its size, so no two
+/// cases run together.
+[[nodiscard]] std::uint64_t case_check(const std::vector<std::string>& prefix,
+                                       const std::vector<std::vector<std::string>>& branches);
+
+/// The token check of `body` (a token's fields up to SCHEDULE) for a case
+/// whose `case_check` is `case_hash`.
+[[nodiscard]] std::uint64_t pin_check(std::string_view body, std::uint64_t case_hash);
+
+/// The usage error of a pin whose rebuilt case is not the one it was made
+/// for.
+[[nodiscard]] std::string pin_mismatch(std::string_view token);
 
 /// A call with its command and response already in words.
 struct CallText {
@@ -208,6 +235,15 @@ std::vector<std::string> describe_all(const std::vector<Cmd>& commands) {
   out.reserve(commands.size());
   for (const Cmd& c : commands) out.push_back(core::describe(c));
   return out;
+}
+
+/// `case_check` of `c`'s commands in words.
+template <class Cmd>
+std::uint64_t case_check_of(const Case<Cmd>& c) {
+  std::vector<std::vector<std::string>> branches;
+  branches.reserve(c.branches.size());
+  for (const auto& b : c.branches) branches.push_back(describe_all(b));
+  return case_check(describe_all(c.prefix), branches);
 }
 
 /// `failure` in words: what `report` lays out and `write_html` draws.

@@ -149,9 +149,12 @@ requires Spec<std::remove_cvref_t<S>>
 /// token of a failure found with free threads: up to
 /// `config.shrink_retries` free executions). `config` gives the deadline,
 /// budgets and limits; the seed and generation settings come from the
-/// token. The result has a failure while the bug is there; a token that no
-/// longer fits the spec (it draws another case for the run) is a usage
-/// error.
+/// token. A controlled token replays under the controlled scheduler
+/// whatever its branch count, so a case shrunk to one branch deadlocks or
+/// livelocks as it did. The result has a failure while the bug is there; a
+/// token that does not rebuild exactly the case it was made for (cut short,
+/// edited, or the spec's generator changed: its check does not match) is a
+/// usage error.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] CheckResult<command_t<S>, response_t<S>> replay(S&& spec, std::string_view token,

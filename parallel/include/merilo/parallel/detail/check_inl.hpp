@@ -60,6 +60,7 @@ void run_range(const std::shared_ptr<S>& spec, const CheckOptions& config, std::
       f.violation.detail += " (while drawing the case)";
       f.original_violation = f.violation;
       f.evidence = Evidence::unrecorded;
+      f.shrunk_check = case_check_of(f.shrunk);
       result.failure = std::move(f);
       return;
     }
@@ -72,6 +73,7 @@ void run_range(const std::shared_ptr<S>& spec, const CheckOptions& config, std::
               "interleaving after this prefix, so nothing raced"};
       f.original_violation = f.violation;
       f.evidence = Evidence::no_race;
+      f.shrunk_check = case_check_of(f.shrunk);
       result.failure = std::move(f);
       return;
     }
@@ -92,6 +94,7 @@ void run_range(const std::shared_ptr<S>& spec, const CheckOptions& config, std::
     const std::size_t before = f.executions;
     shrink(spec, crew, config, f, at);
     f.abandoned_threads = crew.abandoned();
+    f.shrunk_check = case_check_of(f.shrunk);
     result.executions += f.executions - before;
     result.failure = std::move(f);
     return;
@@ -213,20 +216,21 @@ requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> r
   auto own = std::make_shared<Spec_>(std::forward<S>(spec));
   detail::Drawn<Cmd> drawn = detail::draw_case(*own, c, pin.run);
   Case<Cmd> pinned;
-  if (drawn.crash || !detail::pick_case(drawn.c, pin, pinned)) {
-    result.error = "merilo::parallel: the pin token \"" + std::string(token) +
-                   "\" no longer fits the spec: run " + std::to_string(pin.run) +
-                   " draws another case now (did the spec's generator change?)";
+  if (drawn.crash || !detail::pick_case(drawn.c, pin, pinned) ||
+      detail::pin_check(pin.body, detail::case_check_of(pinned)) != pin.check) {
+    result.error = detail::pin_mismatch(token);
     return result;
   }
   result.runs = 1;
   detail::Crew crew;
   detail::CaseRun<Cmd, response_t<S>> r;
   if (pin.controlled) {
+    // Under the controlled scheduler whatever the branch count: a case
+    // shrunk to one branch (or to its prefix) still deadlocks or livelocks
+    // as a verdict, not as a timeout on free threads.
     const detail::Chooser chooser(pin.schedule, detail::Chooser::Then::defaults, 0,
                                   pinned.branches.size(), 0, 0);
-    auto o =
-        detail::execute(own, crew, c, pinned, pinned.branches.size() >= 2 ? &chooser : nullptr);
+    auto o = detail::execute(own, crew, c, pinned, &chooser);
     r.executions = 1;
     r.stats.scheduler = Scheduler::preemption_bounded;
     r.stats.schedules = 1;
@@ -257,6 +261,7 @@ requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> r
   f.executions = r.executions;
   f.shrunk_prefix_at = pin.prefix_at;
   f.shrunk_branches_at = pin.branches_at;
+  f.shrunk_check = detail::case_check_of(pinned);
   detail::take_evidence(f, std::move(*r.failure));
   f.scheduling = std::move(r.stats);
   f.original_violation = f.violation;
