@@ -54,5 +54,8 @@ int main() {
   row<ds::lru::Spec>("LRU cache: get does not refresh", 5, ds::lru::minimal);
   row<ds::hashmap::Spec>("hash map: loses a bucket on growth 8 -> 16", 10, ds::hashmap::minimal);
   row<ds::trie::Spec>("trie: erase loses longer words", 3, ds::trie::minimal);
+  row<ds::neighbour::Spec>("map: get of an absent key reads the key below", 2,
+                           ds::neighbour::minimal);
+  row<ds::tx_counter::Spec>("counter with transactions: misreads 10", 11, ds::tx_counter::minimal);
   return 0;
 }

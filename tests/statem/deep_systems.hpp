@@ -15,6 +15,13 @@
 //   * trie: a word set whose erase also erases every longer word it is a
 //     prefix of (even when it is not itself a word). Minimal: insert("aa")
 //     erase("a") contains("aa").
+//   * neighbour: a map whose get of an absent key returns the entry of the
+//     key one below it. Minimal: put(0, 0) get(1); the two keys must stay
+//     one apart while they shrink (related values).
+//   * tx_counter: a counter that reads 10 as 0, whose increments may sit
+//     inside begin/commit brackets and whose read is allowed only outside
+//     one. Minimal: ten incs, then read (11 commands); a bracket goes only
+//     by deleting its begin and its commit together (a deep counter).
 #ifndef MERILO_TESTS_STATEM_DEEP_SYSTEMS_HPP
 #define MERILO_TESTS_STATEM_DEEP_SYSTEMS_HPP
 
@@ -470,6 +477,194 @@ inline bool minimal(const std::vector<Cmd>& l) {
 }
 
 }  // namespace trie
+
+// ---- map whose get of an absent key finds the key below ------------------------
+
+namespace neighbour {
+
+struct Cmd {
+  Op op;  // insert = put(key, value), erase, contains = get(key)
+  int key = 0;
+  int value = 0;
+  friend bool operator==(const Cmd&, const Cmd&) = default;
+};
+
+inline std::string merilo_describe(const Cmd& c) {
+  switch (c.op) {
+    case Op::insert:
+      return fmt::format("put({}, {})", c.key, c.value);
+    case Op::erase:
+      return fmt::format("erase({})", c.key);
+    case Op::contains:
+      return fmt::format("get({})", c.key);
+  }
+  return "?";
+}
+
+/// An ordered map whose lookup, on a miss, looks one key lower.
+class Map {
+ public:
+  explicit Map(bool bug) : bug_(bug) {}
+  void put(int k, int v) { entries_[k] = v; }
+  void erase(int k) { entries_.erase(k); }
+  std::optional<int> get(int k) const {
+    auto it = entries_.find(k);
+    if (it == entries_.end() && bug_) it = entries_.find(k - 1);  // the bug: an off-by-one probe
+    if (it == entries_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  bool bug_;
+  std::map<int, int> entries_;
+};
+
+struct Spec {
+  using model_type = std::map<int, int>;
+  using command_type = Cmd;
+  using sut_type = Map;
+  bool buggy = true;
+
+  model_type initial() const { return {}; }
+  st::Gen<Cmd> command(const model_type& /*m*/) const {
+    static const st::Gen<Cmd> gen = [] {
+      const auto key = st::integer(0, 99);
+      return st::frequency<Cmd>(
+          {{2, st::construct<Cmd>(st::just(Op::insert), key, st::integer(0, 99))},
+           {2, st::construct<Cmd>(st::just(Op::contains), key, st::just(0))},
+           {1, st::construct<Cmd>(st::just(Op::erase), key, st::just(0))}});
+    }();
+    return gen;
+  }
+  st::Admission precondition(const model_type& /*m*/, const Cmd& /*c*/) const {
+    return st::Admission::admit;
+  }
+  model_type next_model(model_type m, const Cmd& c) const {
+    if (c.op == Op::insert) m[c.key] = c.value;
+    if (c.op == Op::erase) m.erase(c.key);
+    return m;
+  }
+  sut_type new_sut() const { return Map{buggy}; }
+  st::MaybeViolation execute(sut_type& s, const model_type& before, const Cmd& c) const {
+    switch (c.op) {
+      case Op::insert:
+        s.put(c.key, c.value);
+        return st::ok();
+      case Op::erase:
+        s.erase(c.key);
+        return st::ok();
+      case Op::contains: {
+        const auto it = before.find(c.key);
+        const int want = it == before.end() ? kAbsent : it->second;  // values are >= 0
+        const int got = s.get(c.key).value_or(kAbsent);
+        if (got == want) return st::ok();
+        return st::fail("neighbour.get", fmt::format("get({}) gave {}, the model says {}", c.key,
+                                                     text(got), text(want)));
+      }
+    }
+    return st::ok();
+  }
+  st::MaybeViolation finish(sut_type& /*s*/, const model_type& /*m*/) const { return st::ok(); }
+  void teardown(sut_type& /*s*/) const {}
+};
+
+inline bool minimal(const std::vector<Cmd>& l) {
+  return l == std::vector<Cmd>{{Op::insert, 0, 0}, {Op::contains, 1, 0}};
+}
+
+}  // namespace neighbour
+
+// ---- counter with transactions that misreads 10 ----------------------------------
+
+namespace tx_counter {
+
+/// The reading bug's count: the least counterexample is this many incs and a read.
+inline constexpr int kBad = 10;
+
+enum class Kind : std::uint8_t { inc, begin, commit, read };
+
+struct Cmd {
+  Kind kind;
+  friend bool operator==(const Cmd&, const Cmd&) = default;
+};
+
+inline std::string merilo_describe(const Cmd& c) {
+  switch (c.kind) {
+    case Kind::inc:
+      return "inc";
+    case Kind::begin:
+      return "begin";
+    case Kind::commit:
+      return "commit";
+    case Kind::read:
+      return "read";
+  }
+  return "?";
+}
+
+/// A count and whether a transaction is open (the model and the system).
+struct State {
+  int count = 0;
+  bool open = false;
+};
+
+class Counter {
+ public:
+  explicit Counter(bool bug) : bug_(bug) {}
+  void apply(Kind k) {
+    if (k == Kind::inc) ++state_.count;
+    if (k == Kind::begin) state_.open = true;
+    if (k == Kind::commit) state_.open = false;
+  }
+  int read() const { return bug_ && state_.count == kBad ? 0 : state_.count; }  // the bug
+
+ private:
+  bool bug_;
+  State state_;
+};
+
+struct Spec {
+  using model_type = State;
+  using command_type = Cmd;
+  using sut_type = Counter;
+  bool buggy = true;
+
+  model_type initial() const { return {}; }
+  st::Gen<Cmd> command(const model_type& /*m*/) const {
+    return st::frequency<Cmd>({{6, st::construct<Cmd>(st::just(Kind::inc))},
+                               {1, st::construct<Cmd>(st::just(Kind::begin))},
+                               {1, st::construct<Cmd>(st::just(Kind::commit))},
+                               {1, st::construct<Cmd>(st::just(Kind::read))}});
+  }
+  /// begin only outside a transaction, commit only inside, read only outside.
+  st::Admission precondition(const model_type& m, const Cmd& c) const {
+    const bool ok = c.kind == Kind::inc || (c.kind == Kind::commit) == m.open;
+    return ok ? st::Admission::admit : st::Admission::reject;
+  }
+  model_type next_model(model_type m, const Cmd& c) const {
+    if (c.kind == Kind::inc) ++m.count;
+    if (c.kind == Kind::begin) m.open = true;
+    if (c.kind == Kind::commit) m.open = false;
+    return m;
+  }
+  sut_type new_sut() const { return Counter{buggy}; }
+  st::MaybeViolation execute(sut_type& s, const model_type& before, const Cmd& c) const {
+    s.apply(c.kind);
+    if (c.kind != Kind::read || s.read() == before.count) return st::ok();
+    return st::fail("counter.read",
+                    fmt::format("read gave {}, the model says {}", s.read(), before.count));
+  }
+  st::MaybeViolation finish(sut_type& /*s*/, const model_type& /*m*/) const { return st::ok(); }
+  void teardown(sut_type& /*s*/) const {}
+};
+
+inline bool minimal(const std::vector<Cmd>& l) {
+  std::vector<Cmd> want(static_cast<std::size_t>(kBad), Cmd{Kind::inc});
+  want.push_back(Cmd{Kind::read});
+  return l == want;
+}
+
+}  // namespace tx_counter
 
 }  // namespace deep_systems
 

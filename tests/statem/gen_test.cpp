@@ -390,6 +390,40 @@ TEST(EditLabels, EqualValuesOfferEqualLabelsThroughEveryCombinator) {
             labels(st::integer_tree(ot->value(), 0)));
 }
 
+TEST(ShiftLabels, NeighbouringValuesOfferMovesOfTheSameSizeWithTheSameShiftLabel) {
+  struct Two {
+    int a;
+    int b;
+  };
+  const auto shifts = [](const auto& tree) {
+    std::vector<std::uint64_t> out;
+    auto kids = tree.children();
+    while (auto c = kids.next()) out.push_back(c->shift());
+    return out;
+  };
+  // 20 moves by 20, 10, 5, 2, 1; 21 by 21, 10, 5, 2, 1: the last four meet,
+  // though every edit label differs (they start from different values).
+  const auto twenty = shifts(st::integer_tree(20, 0));
+  const auto twenty_one = shifts(st::integer_tree(21, 0));
+  ASSERT_EQ(twenty.size(), 5U);
+  ASSERT_EQ(twenty_one.size(), 5U);
+  for (std::uint64_t l : twenty) EXPECT_NE(l, 0U);
+  EXPECT_NE(twenty[0], twenty_one[0]);
+  for (std::size_t k = 1; k < 5; ++k) EXPECT_EQ(twenty[k], twenty_one[k]) << "move " << k;
+  // Moving up toward the target is a different move from moving down.
+  EXPECT_NE(shifts(st::integer_tree(-20, 0))[1], twenty[1]);
+  // Passed on by map and by a field of construct, as edit labels are.
+  EXPECT_EQ(shifts(st::map_tree(st::integer_tree(20, 0), [](int x) { return x + 1; })), twenty);
+  const auto g = st::construct<Two>(st::integer(0, 100), st::integer(0, 100));
+  st::Rng r{9};
+  auto t = g(r);
+  while (t->value().a == 0) t = g(r);
+  const auto fields = shifts(*t);
+  const auto a = shifts(st::integer_tree(t->value().a, 0));
+  ASSERT_GE(fields.size(), a.size());
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), fields.begin()));
+}
+
 // Trees and generators built from a lambda (kept inline when small and
 // trivially copyable, else in one shared block) behave exactly as the
 // same ones built from a std::function, and copies outlive the original.

@@ -13,7 +13,10 @@
 // only each report's token differs. They were updated again when
 // `CheckConfig` became `CheckOptions` (the report's replay line names it):
 // with the report's `CheckOptions` read back as `CheckConfig` every digest
-// was unchanged.
+// was unchanged. The failing digests changed on purpose with issue 37's
+// shrinker (chunk deletions delete the commands they strand; pairs moved
+// by shift labels on a 1-minimal list): it executes other candidates, and
+// every shrunk list is still a minimal one (bench_statem_deep).
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -118,33 +121,33 @@ void expect_pins(const char* system, std::initializer_list<Pin> pins) {
 TEST(StatemPinned, SortedSetChecksExecuteWhatTheyDidBefore) {
   expect_pins<ds::sorted_set::Spec>("sorted set",
                                     {
-                                        {0, 7428649852060237328ULL, 2409909758560932490ULL},
-                                        {1, 8427163792966733857ULL, 13231102683895663479ULL},
-                                        {2, 10742360899700318760ULL, 13343263410752628260ULL},
+                                        {0, 7428649852060237328ULL, 15932982698301368893ULL},
+                                        {1, 8427163792966733857ULL, 7261416113767725820ULL},
+                                        {2, 10742360899700318760ULL, 15869475599127605211ULL},
                                     });
 }
 
 TEST(StatemPinned, LruChecksExecuteWhatTheyDidBefore) {
   expect_pins<ds::lru::Spec>("lru", {
-                                        {0, 1215206352137924428ULL, 6103668115623633041ULL},
-                                        {1, 4901314639839482051ULL, 17754127731248180923ULL},
-                                        {2, 469467843252956764ULL, 13970396671127436719ULL},
+                                        {0, 1215206352137924428ULL, 16117043208731053747ULL},
+                                        {1, 4901314639839482051ULL, 4216275393422206927ULL},
+                                        {2, 469467843252956764ULL, 16964802983971579360ULL},
                                     });
 }
 
 TEST(StatemPinned, HashMapChecksExecuteWhatTheyDidBefore) {
   expect_pins<ds::hashmap::Spec>("hash map",
                                  {
-                                     {0, 7645773390972456973ULL, 8324843923856782295ULL},
-                                     {1, 5002064419581762627ULL, 3677549998071872723ULL},
-                                     {2, 11772418497612265077ULL, 1018078916850066089ULL},
+                                     {0, 7645773390972456973ULL, 11525044931338465116ULL},
+                                     {1, 5002064419581762627ULL, 12852184006744494553ULL},
+                                     {2, 11772418497612265077ULL, 16413972361093363040ULL},
                                  });
 }
 
 TEST(StatemPinned, TrieChecksExecuteWhatTheyDidBefore) {
   expect_pins<ds::trie::Spec>("trie", {
-                                          {0, 7481659119782736542ULL, 16071821870548627305ULL},
-                                          {1, 12350988851363022937ULL, 11749247575311238982ULL},
-                                          {2, 1873893843891883740ULL, 15157449400262804515ULL},
+                                          {0, 7481659119782736542ULL, 13458777931932693313ULL},
+                                          {1, 12350988851363022937ULL, 4916909330863476073ULL},
+                                          {2, 1873893843891883740ULL, 13716514219133437305ULL},
                                       });
 }

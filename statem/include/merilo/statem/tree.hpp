@@ -68,6 +68,13 @@ class Seq {
 /// offer children with the same label for the same move; statem's shrinker
 /// uses that to shrink equal values in several commands together. 0 means
 /// no label.
+///
+/// A child may also carry a *shift label*, naming the move by its size
+/// alone (an integer moving 3 down, whatever it started from), passed on
+/// by the combinators the same way. Two commands whose values must stay
+/// related (a key and the key one above it) offer children with the same
+/// shift label, and the shrinker tries moving such a pair together once
+/// nothing else shrinks. 0 means no label.
 template <class T>
 class Tree {
  public:
@@ -100,11 +107,19 @@ class Tree {
     edit_ = label;
     return std::move(*this);
   }
+  /// The shift label of this tree as a child of its parent (0: none).
+  [[nodiscard]] std::uint64_t shift() const noexcept { return shift_; }
+  /// This tree with shift label `label`.
+  [[nodiscard]] Tree with_shift(std::uint64_t label) && {
+    shift_ = label;
+    return std::move(*this);
+  }
 
  private:
   T value_;
   detail::SharedFn<Seq<Tree>()> children_;  // shared: copying a tree is cheap
   std::uint64_t edit_ = 0;
+  std::uint64_t shift_ = 0;
 };
 
 // ---- shrink trees on their own --------------------------------------------

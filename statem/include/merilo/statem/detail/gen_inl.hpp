@@ -23,9 +23,10 @@ Seq<Tree<std::tuple<Ts...>>> tuple_shrinks_at(const std::tuple<Tree<Ts>...>& tre
         auto child = kids.next();
         if (!child) return std::nullopt;
         const std::uint64_t edit = child->edit();
+        const std::uint64_t shift = child->shift();
         auto out = trees;
         std::get<I>(out) = std::move(*child);
-        return tuple_tree<Ts...>(std::move(out)).with_edit(edit);
+        return tuple_tree<Ts...>(std::move(out)).with_edit(edit).with_shift(shift);
       }};
 }
 

@@ -47,7 +47,10 @@ class Shrinker {
       // Nothing changed in a halving sweep and a whole value pass: the
       // chunk sizes the sweep skipped are all that is left to try.
       if (every_chunk()) continue;
-      return;  // 1-minimal (or stopped)
+      if (stopped_) return;
+      // 1-minimal: last, two commands' values moved by the same amount.
+      if (shift_pass()) continue;
+      return;  // 1-minimal and no shift pairs (or stopped)
     }
   }
 
@@ -94,7 +97,57 @@ class Shrinker {
       trees.push_back(trees_[i]);
       origins.push_back(origins_[i]);
     }
+    drop_inadmissible(trees, origins);
     return attempt(std::move(trees), std::move(origins));
+  }
+
+  /// Deletes from a candidate every command that its preconditions now
+  /// reject, first to last (a deletion can strand a later command: a
+  /// commit whose begin went, a close whose open went). Executing the
+  /// candidate as it was could only stop at that command, so this never
+  /// loses a failure; it finds the ones that need both gone.
+  void drop_inadmissible(std::vector<Tree<Cmd>>& trees, std::vector<Origin>& origins) {
+    for (;;) {
+      const std::size_t p = first_inadmissible(spec_, values(trees));
+      if (p >= trees.size()) return;
+      trees.erase(trees.begin() + static_cast<std::ptrdiff_t>(p));
+      origins.erase(origins.begin() + static_cast<std::ptrdiff_t>(p));
+    }
+  }
+
+  /// Every command's children (within `kJointScan`) that carry a shift
+  /// label, each moved together with one other command's child of the same
+  /// shift: values that must stay related (a key and the key one above it)
+  /// shrink only together, and their edit labels differ because they start
+  /// from different values. Pairs whose edit labels also match were the
+  /// joint move's. Tried only on a 1-minimal list; returns at the first
+  /// success.
+  bool shift_pass() {
+    for (std::size_t i = 0; i < trees_.size(); ++i) {
+      for (std::size_t q = 0; q < children_of(i).size(); ++q) {
+        const std::uint64_t shift = children_of(i)[q].shift();
+        if (shift == 0) continue;
+        for (std::size_t j = i + 1; j < trees_.size(); ++j) {
+          const std::vector<Tree<Cmd>>& kids = children_of(j);
+          for (std::size_t r = 0; r < kids.size(); ++r) {
+            if (kids[r].shift() != shift) continue;
+            const Tree<Cmd>& a = children_of(i)[q];
+            if (a.edit() != 0 && a.edit() == kids[r].edit()) break;  // the joint move did it
+            std::vector<Tree<Cmd>> trees = trees_;
+            std::vector<Origin> origins = origins_;
+            trees[i] = a;
+            trees[j] = kids[r];
+            origins[i].path.push_back(static_cast<std::uint32_t>(q));
+            origins[j].path.push_back(static_cast<std::uint32_t>(r));
+            const Try t = attempt(std::move(trees), std::move(origins));
+            if (t == Try::accepted) return true;
+            if (t == Try::stop) return false;
+            break;  // one partner child per command
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /// Chunks of n/2, n/4, ..., 1 at every offset; after a success the sweep

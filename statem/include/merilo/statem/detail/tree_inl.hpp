@@ -40,6 +40,7 @@ constexpr std::uint64_t label(std::uint64_t kind, std::uint64_t a, std::uint64_t
 inline constexpr std::uint64_t kIntegerEdit = 1;
 inline constexpr std::uint64_t kDeleteEdit = 2;
 inline constexpr std::uint64_t kElementEdit = 3;
+inline constexpr std::uint64_t kIntegerShift = 4;
 
 /// The sequences made by `factories`, one after the other, each created
 /// only when the previous one is exhausted.
@@ -92,10 +93,12 @@ class VectorShrinks {
       if (!kids_) kids_ = (*elements_)[index_].children();
       if (std::optional<Tree<T>> child = kids_->next()) {
         const std::uint64_t edit = child->edit();
+        const std::uint64_t shift = child->shift();
         std::vector<Tree<T>> out = *elements_;
         out[index_] = std::move(*child);
         return vector_tree(std::move(out), min_size_)
-            .with_edit(edit == 0 ? 0 : detail::label(kElementEdit, index_, edit));
+            .with_edit(edit == 0 ? 0 : detail::label(kElementEdit, index_, edit))
+            .with_shift(shift == 0 ? 0 : detail::label(kElementEdit, index_, shift));
       }
       kids_.reset();
       ++index_;
@@ -131,7 +134,8 @@ Tree<I> integer_tree(I value, I target) {
                      ++k;
                      const std::uint64_t uc = down ? uv - step : uv + step;
                      return integer_tree(detail::from_ordered<I>(uc), target)
-                         .with_edit(detail::label(detail::kIntegerEdit, uv, uc));
+                         .with_edit(detail::label(detail::kIntegerEdit, uv, uc))
+                         .with_shift(detail::label(detail::kIntegerShift, down ? 1 : 0, step));
                    }};
                  }};
 }
@@ -146,7 +150,8 @@ auto map_tree(Tree<T> tree, F f) -> Tree<decltype(f(tree.value()))> {
           std::optional<Tree<T>> child = kids.next();
           if (!child) return std::nullopt;
           const std::uint64_t edit = child->edit();
-          return map_tree(std::move(*child), f).with_edit(edit);
+          const std::uint64_t shift = child->shift();
+          return map_tree(std::move(*child), f).with_edit(edit).with_shift(shift);
         }};
       }};
 }
@@ -160,7 +165,8 @@ Tree<T> filter_tree(Tree<T> tree, P pred) {
           while (std::optional<Tree<T>> child = kids.next()) {
             if (pred(child->value())) {
               const std::uint64_t edit = child->edit();
-              return filter_tree(std::move(*child), pred).with_edit(edit);
+              const std::uint64_t shift = child->shift();
+              return filter_tree(std::move(*child), pred).with_edit(edit).with_shift(shift);
             }
           }
           return std::nullopt;
