@@ -166,14 +166,16 @@ long os_thread_id() noexcept {
 }
 
 /// Every controller alive in the process, for `note_uncontrolled`. Locked
-/// before a controller's own mutex, never after it.
+/// before a controller's own mutex, never after it. Never destroyed: an
+/// abandoned thread may drop its controller while the process exits.
 std::mutex& registry_mu() {
-  static std::mutex mu;
-  return mu;
+  static auto* mu = new std::mutex;  // NOLINT(cppcoreguidelines-owning-memory)
+  return *mu;
 }
 std::vector<Controller*>& registry() {
-  static std::vector<Controller*> controllers;
-  return controllers;
+  static auto* controllers =
+      new std::vector<Controller*>;  // NOLINT(cppcoreguidelines-owning-memory)
+  return *controllers;
 }
 
 /// Operations of outside threads a run remembers, on objects no branch has
