@@ -706,9 +706,13 @@ std::uintptr_t futex_wait_address(long tid) {
   long nr = -1;
   unsigned long addr = 0;
   unsigned long futex_op = 0;
-  const int got = std::fscanf(f, "%ld %lx %lx", &nr, &addr, &futex_op);
+  unsigned long value = 0;
+  unsigned long timeout = 0;
+  const int got = std::fscanf(f, "%ld %lx %lx %lx %lx", &nr, &addr, &futex_op, &value, &timeout);
   std::fclose(f);
-  if (got != 3) return 0;
+  // A wait with a timeout (a timed lock) ends by itself: not a lock wait
+  // that only the owner can end.
+  if (got != 5 || timeout != 0) return 0;
   bool futex = false;
 #ifdef SYS_futex
   futex = futex || nr == SYS_futex;

@@ -124,6 +124,27 @@ TEST(ControlledAtomicWait, AnAtomicWaitDeadlockIsReportedAtOnceNotAtTheDeadline)
   EXPECT_LT(took, 10.0) << "the deadlock waited for the deadline";
 }
 
+TEST(ControlledAtomicWait, AnAtomicWaitDeadlockInThePrefixIsADeadlockInThePrefix) {
+  const GoSpec<NeverStored> spec;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    parallel::CheckOptions options = two_calls();
+    options.seed = seed;
+    options.max_prefix = 2;
+    if (parallel::generate_case(spec, options, 0).drawn.prefix.empty()) continue;
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = parallel::check(spec, options);
+    const double took = seconds_since(start);
+    ASSERT_TRUE(r.failure.has_value()) << text_of(r);
+    EXPECT_EQ(r.failure->violation.tag, parallel::kDeadlockTag) << text_of(r);
+    EXPECT_EQ(r.failure->evidence, parallel::Evidence::in_prefix) << text_of(r);
+    EXPECT_NE(r.failure->violation.detail.find("prefix call 0 blocks"), std::string::npos)
+        << text_of(r);
+    EXPECT_LT(took, 10.0) << "the deadlock waited for the deadline";
+    return;
+  }
+  FAIL() << "no seed of 1..20 draws a case with a prefix";
+}
+
 // --- threads merilo does not control ---------------------------------------
 
 /// `go` touches an atomic, then a helper thread touches it too.

@@ -158,7 +158,17 @@ inline bool run_bounded(Crew& crew, std::function<void()> task,
 }
 
 /// How a call run alone on the crew ended.
-enum class Solo : std::uint8_t { returned, timed_out, deadlocked, livelocked, stalled };
+/// `deadlocked_parked`: a deadlock in which the thread did not return (it is
+/// parked for good in a `noexcept` wait, `sync::atomic::wait`), so its
+/// system stays alive.
+enum class Solo : std::uint8_t {
+  returned,
+  timed_out,
+  deadlocked,
+  deadlocked_parked,
+  livelocked,
+  stalled
+};
 
 /// Runs `task` alone on a crew thread until `deadline`; under control
 /// (`controlled`) as the only thread of a controller, so a call that blocks
@@ -202,7 +212,8 @@ Solo run_solo(Crew& crew, bool controlled, const CheckOptions& config,
   const RunStatus status = ctl->status();
   if (status == RunStatus::deadlock || status == RunStatus::livelock) {
     why = ctl->description();
-    return status == RunStatus::deadlock ? Solo::deadlocked : Solo::livelocked;
+    if (status == RunStatus::livelock) return Solo::livelocked;
+    return returned ? Solo::deadlocked : Solo::deadlocked_parked;
   }
   if (!returned) {
     ctl->drop();
@@ -380,6 +391,11 @@ bool prefix_failed(Arena<S>& arena, bool finished0, const CheckOptions& config,
       out.violation =
           statem::Violation{std::string(kLivelockTag),
                             "prefix call " + std::to_string(k) + ": " + solo.description()};
+    } else if (solo.status() == RunStatus::deadlock) {  // parked in a noexcept wait
+      out.violation = statem::Violation{
+          std::string(kDeadlockTag), "prefix call " + std::to_string(k) +
+                                         " blocks and no other thread can wake it: " +
+                                         solo.description()};
     } else {
       solo.drop();
       out.violation = timeout_violation("prefix call " + std::to_string(k), config);
@@ -627,14 +643,15 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
       out.left_alive = true;
       return out;
     }
-    if (end == Solo::deadlocked || end == Solo::livelocked) {
-      out.violation = end == Solo::deadlocked
+    if (end == Solo::deadlocked || end == Solo::deadlocked_parked || end == Solo::livelocked) {
+      out.violation = end != Solo::livelocked
                           ? statem::Violation{std::string(kDeadlockTag),
                                               "prefix call " + std::to_string(k) +
                                                   " blocks and no other thread can wake it: " + why}
                           : statem::Violation{std::string(kLivelockTag),
                                               "prefix call " + std::to_string(k) + ": " + why};
-      out.left_alive = end == Solo::livelocked;  // a parked spinner keeps its system
+      // a parked spinner or waiter keeps its system
+      out.left_alive = end == Solo::livelocked || end == Solo::deadlocked_parked;
       if (out.left_alive) {
         out.evidence = Evidence::in_prefix;
         return out;
@@ -683,12 +700,17 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
           });
         },
         why);
-    if (end == Solo::timed_out || end == Solo::livelocked || end == Solo::stalled) {
+    if (end == Solo::timed_out || end == Solo::livelocked || end == Solo::stalled ||
+        end == Solo::deadlocked_parked) {
       // never tear down under a thread
-      out.violation = end == Solo::timed_out ? timeout_violation("finish", config)
-                      : end == Solo::stalled
-                          ? statem::Violation{std::string(kDeadlockTag), "finish blocks, " + why}
-                          : statem::Violation{std::string(kLivelockTag), "finish: " + why};
+      out.violation =
+          end == Solo::timed_out ? timeout_violation("finish", config)
+          : end == Solo::stalled
+              ? statem::Violation{std::string(kDeadlockTag), "finish blocks, " + why}
+          : end == Solo::deadlocked_parked
+              ? statem::Violation{std::string(kDeadlockTag),
+                                  "finish blocks and no other thread can wake it: " + why}
+              : statem::Violation{std::string(kLivelockTag), "finish: " + why};
       out.left_alive = true;
       return out;
     }
