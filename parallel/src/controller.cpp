@@ -2,13 +2,28 @@
 // controlled run (detail/controller.hpp).
 #include <merilo/parallel/detail/controller.hpp>
 
-#include <algorithm>  // std::find, std::min_element
-#include <bit>        // std::popcount
-#include <exception>  // std::uncaught_exceptions
+#include <algorithm>   // std::find, std::min_element
+#include <bit>         // std::popcount
+#include <cstdint>     // std::uintptr_t
+#include <cstdio>      // reading /proc
+#include <exception>   // std::uncaught_exceptions
+#include <functional>  // std::hash of a thread id (not Linux)
+#include <thread>      // std::this_thread::get_id (not Linux)
 #include <utility>
+
+#if defined(__linux__)
+#include <fcntl.h>        // open /proc/self/mem
+#include <sys/syscall.h>  // SYS_gettid, SYS_futex
+#include <unistd.h>       // syscall, pread, close
+#endif
+#if defined(__linux__) && defined(__GLIBC__)
+#include <linux/futex.h>  // FUTEX_WAIT, FUTEX_WAIT_BITSET
+#include <pthread.h>      // pthread_mutex_t's owner
+#endif
 
 #include <fmt/core.h>
 
+#include <merilo/parallel/spec.hpp>  // the misuse verdicts' tags
 #include <merilo/parallel/sync.hpp>  // sync::Cancelled
 
 namespace merilo::parallel::detail {
@@ -138,6 +153,55 @@ std::uint8_t Chooser::pick(const Decision& d, std::size_t index) {
 
 // --- Controller ------------------------------------------------------------
 
+namespace {
+
+/// The calling thread's id in the OS (its tid on Linux), for reports and
+/// for matching a lock's owner.
+long os_thread_id() noexcept {
+#if defined(__linux__)
+  return static_cast<long>(::syscall(SYS_gettid));
+#else
+  return static_cast<long>(std::hash<std::thread::id>{}(std::this_thread::get_id()) >> 1U);
+#endif
+}
+
+/// Every controller alive in the process, for `note_uncontrolled`. Locked
+/// before a controller's own mutex, never after it. Never destroyed: an
+/// abandoned thread may drop its controller while the process exits.
+std::mutex& registry_mu() {
+  static auto* mu = new std::mutex;  // NOLINT(cppcoreguidelines-owning-memory)
+  return *mu;
+}
+std::vector<Controller*>& registry() {
+  static auto* controllers =
+      new std::vector<Controller*>;  // NOLINT(cppcoreguidelines-owning-memory)
+  return *controllers;
+}
+
+/// Operations of outside threads a run remembers, on objects no branch has
+/// used yet (beyond it they are not remembered).
+constexpr std::size_t kMaxPending = 64;
+
+/// The usage error of an operation from a thread outside the run.
+std::string uncontrolled_text(SyncOp op, std::uint32_t object, long os_thread) {
+  return fmt::format(
+      "merilo::parallel: {} on object #{} from a thread merilo does not control (OS thread {}, "
+      "not a branch of the run) while the branches ran under the controlled scheduler. Only the "
+      "branches' own threads are scheduled: an operation from any other thread (a std::thread "
+      "or std::async started in run(), a worker thread of the system) is neither scheduled nor "
+      "replayed, and can hang the run. Start no thread in run() that touches merilo::sync "
+      "objects, or check this system with CheckOptions::scheduler = Scheduler::stress",
+      name(op), object, os_thread);
+}
+
+}  // namespace
+
+void note_uncontrolled(SyncOp op, const void* object) noexcept {
+  const long me = os_thread_id();
+  const std::lock_guard lock(registry_mu());
+  for (Controller* c : registry()) c->uncontrolled(op, object, me);
+}
+
 struct Controller::Thread {
   enum class State : std::uint8_t { absent, runnable, blocked, finished };
   State state = State::absent;
@@ -145,6 +209,11 @@ struct Controller::Thread {
   SyncOp blocked_op = SyncOp::call;
   bool timed = false;
   bool timed_out = false;
+  // Waiting for another thread without blocking: it yielded, and reached
+  // only loads since (see decide_locked: time passes when every runnable
+  // thread is idle).
+  bool idle = false;
+  long os_thread = 0;
   std::uint64_t seq = 0;
   std::vector<const void*> held;
 };
@@ -152,9 +221,27 @@ struct Controller::Thread {
 Controller::Controller(std::size_t threads, Chooser chooser, std::size_t max_steps)
     : threads_(std::min(threads, kMaxControlledThreads)),
       chooser_(std::move(chooser)),
-      max_steps_(max_steps) {}
+      max_steps_(max_steps) {
+  active_runs.fetch_add(1, std::memory_order_relaxed);
+  const std::lock_guard lock(registry_mu());
+  try {
+    registry().push_back(this);
+  } catch (...) {
+    active_runs.fetch_sub(1, std::memory_order_relaxed);
+    throw;
+  }
+}
 
-Controller::~Controller() = default;
+Controller::~Controller() {
+  {
+    const std::lock_guard lock(registry_mu());
+    auto& r = registry();
+    r.erase(std::remove(r.begin(), r.end(), this), r.end());
+  }
+  const std::lock_guard lock(mu_);
+  if (counted_) active_runs.fetch_sub(1, std::memory_order_relaxed);
+  counted_ = false;
+}
 
 std::uint32_t Controller::object_id_locked(const void* object) {
   if (object == nullptr) return 0;
@@ -167,6 +254,10 @@ std::uint32_t Controller::object_id_locked(const void* object) {
 }
 
 void Controller::end_locked(RunStatus status) {
+  if (counted_) {
+    counted_ = false;
+    active_runs.fetch_sub(1, std::memory_order_relaxed);
+  }
   if (status_ == RunStatus::running) {
     status_ = status;
     if (status == RunStatus::deadlock) description_ = describe_blocked_locked();
@@ -224,6 +315,33 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
   // others could run is switched away from as if it had yielded (a spin
   // loop without a yield would otherwise starve the thread it waits for).
   if (me != kNoThread && run_length_ >= kFairSteps) yielded = true;
+  if (me != kNoThread && me < threads_.size()) {
+    Thread& cur = threads_[me];
+    if (yielded) {
+      cur.idle = true;
+    } else if (op != SyncOp::load) {
+      cur.idle = false;
+    }
+  }
+  if (yielded) {
+    // Time passes when every thread that can run only waits for another
+    // (it yields, and has only read since): the timed waiter that blocked
+    // first times out, as it would while they spin on a real machine.
+    bool all_idle = true;
+    Thread* timed = nullptr;
+    for (Thread& th : threads_) {
+      if (th.state == Thread::State::runnable) all_idle = all_idle && th.idle;
+      if (th.state == Thread::State::blocked && th.timed && (!timed || th.seq < timed->seq)) {
+        timed = &th;
+      }
+    }
+    if (all_idle && timed != nullptr) {
+      timed->state = Thread::State::runnable;
+      timed->timed_out = true;
+      timed->idle = false;
+      mask |= static_cast<std::uint8_t>(1U << (timed - threads_.data()));
+    }
+  }
   Decision d;
   d.runnable = mask;
   d.current = me;
@@ -274,12 +392,18 @@ void Controller::wait_turn_locked(std::unique_lock<std::mutex>& lock, std::uint8
   cv_.wait(lock, my_turn);
 }
 
-void Controller::enter(std::size_t t) {
+void Controller::enter(std::size_t t, const std::vector<const void*>& held) {
   const auto me = static_cast<std::uint8_t>(t);
   hooked_threads.fetch_add(1, std::memory_order_relaxed);
   tls_hook = Hook{this, me};
+  const long os_thread = os_thread_id();
   std::unique_lock lock(mu_);
   threads_[t].state = Thread::State::runnable;
+  threads_[t].os_thread = os_thread;
+  try {
+    threads_[t].held = held;
+  } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; only misuse checks lose it
+  }
   if (++arrived_ == threads_.size() && !free_ && !cancelled_) {
     decide_locked(lock, kNoThread, SyncOp::call, nullptr, false);
   }
@@ -299,6 +423,7 @@ void Controller::leave(std::size_t t) noexcept {
 bool Controller::point_locked(std::unique_lock<std::mutex>& lock, SyncOp op, const void* object) {
   if (free_) return false;
   if (cancelled_) return true;
+  if (!pending_.empty() && check_pending_locked(object)) return false;
   if (++steps_ > max_steps_) {
     end_locked(RunStatus::livelock);
     return true;
@@ -337,6 +462,7 @@ bool Controller::block(SyncOp op, const void* object, bool timed, bool* timed_ou
     return false;
   };
   if (cancelled_) return cancel();
+  if (!pending_.empty() && check_pending_locked(object)) return false;
   const std::uint8_t me = tls_hook.thread;
   Thread& th = threads_[me];
   if (++steps_ > max_steps_) {
@@ -379,18 +505,145 @@ void Controller::wake(const void* object, bool all) noexcept {
   }
 }
 
-void Controller::holds(const void* object, bool held) noexcept {
+void Controller::holds(const void* object) noexcept {
   std::unique_lock lock(mu_);
   if (free_ || cancelled_) return;
-  std::vector<const void*>& h = threads_[tls_hook.thread].held;
   try {
-    if (held) {
-      h.push_back(object);
-    } else if (auto it = std::find(h.begin(), h.end(), object); it != h.end()) {
-      h.erase(it);
-    }
+    threads_[tls_hook.thread].held.push_back(object);
   } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; only the deadlock text loses it
   }
+}
+
+std::string Controller::holders_locked(const void* object, std::size_t except) const {
+  std::string out;
+  for (std::size_t t = 0; t < threads_.size(); ++t) {
+    const auto& h = threads_[t].held;
+    if (t == except || std::find(h.begin(), h.end(), object) == h.end()) continue;
+    out += fmt::format("{}branch {}", out.empty() ? "" : " and ", t);
+  }
+  return out;
+}
+
+void Controller::misuse_locked(std::string_view tag, std::string detail) {
+  if (misuse_) return;  // the first one is the verdict
+  misuse_ = Misuse{tag, std::move(detail)};
+}
+
+Release Controller::releases(SyncOp op, const void* object) noexcept {
+  std::unique_lock lock(mu_);
+  if (free_ || cancelled_) return Release::held;
+  const std::uint8_t me = tls_hook.thread;
+  std::vector<const void*>& h = threads_[me].held;
+  if (auto it = std::find(h.begin(), h.end(), object); it != h.end()) {
+    h.erase(it);
+    return Release::held;
+  }
+  try {
+    const std::string others = holders_locked(object, me);
+    if (others.empty()) return Release::unknown;
+    misuse_locked(kUnlockNotOwnedTag,
+                  fmt::format("branch {} unlocks mutex #{}, which it does not hold (held by "
+                              "{}; a {} by a thread that is not the owner); the unlock was "
+                              "skipped",
+                              me, object_id_locked(object), others, name(op)));
+  } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; the unlock is still skipped
+  }
+  return Release::misuse;
+}
+
+void Controller::unlocked_twice(SyncOp op, const void* object) noexcept {
+  std::unique_lock lock(mu_);
+  if (free_ || cancelled_) return;
+  try {
+    misuse_locked(kDoubleUnlockTag,
+                  fmt::format("branch {} unlocks mutex #{}, which no thread holds (a second {}?); "
+                              "the unlock was skipped",
+                              tls_hook.thread, object_id_locked(object), name(op)));
+  } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; only the text is lost
+  }
+}
+
+bool Controller::waits_holding(const void* cv, const void* mutex, bool owns) noexcept {
+  std::unique_lock lock(mu_);
+  if (free_ || cancelled_) return true;
+  const std::uint8_t me = tls_hook.thread;
+  const auto& h = threads_[me].held;
+  const bool mine = mutex != nullptr && std::find(h.begin(), h.end(), mutex) != h.end();
+  if (mine) return true;
+  try {
+    const std::string others = mutex != nullptr ? holders_locked(mutex, me) : std::string();
+    if (owns && mutex != nullptr && others.empty()) return true;  // locked before the run
+    const std::uint32_t cv_id = object_id_locked(cv);
+    misuse_locked(
+        kWaitWithoutLockTag,
+        mutex == nullptr
+            ? fmt::format("branch {} waits on condition_variable #{} with a unique_lock that has "
+                          "no mutex",
+                          me, cv_id)
+            : fmt::format("branch {} waits on condition_variable #{} without holding its mutex "
+                          "#{} ({}); the wait was not made",
+                          me, cv_id, object_id_locked(mutex),
+                          others.empty() ? std::string("its unique_lock does not own it")
+                                         : "it is held by " + others));
+  } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; the wait is still refused
+  }
+  return false;
+}
+
+std::size_t Controller::destroying(const void* object) noexcept {
+  std::unique_lock lock(mu_);
+  if (free_ || cancelled_) return 0;
+  const std::uint8_t me = tls_hook.thread;
+  std::size_t mine = 0;
+  try {
+    const std::string holders = holders_locked(object, kMaxControlledThreads);
+    if (!holders.empty()) {
+      misuse_locked(kDestroyedLockedTag,
+                    fmt::format("branch {} destroys mutex #{} while held by {}", me,
+                                object_id_locked(object), holders));
+    }
+  } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; only the text is lost
+  }
+  for (std::size_t t = 0; t < threads_.size(); ++t) {
+    auto& h = threads_[t].held;
+    const auto n = static_cast<std::size_t>(std::count(h.begin(), h.end(), object));
+    if (t == me) mine = n;
+    h.erase(std::remove(h.begin(), h.end(), object), h.end());
+  }
+  return mine;
+}
+
+void Controller::park_if_cancelled() noexcept {
+  std::unique_lock lock(mu_);
+  if (cancelled_ && !free_) park_locked(lock);
+}
+
+void Controller::uncontrolled(SyncOp op, const void* object, long os_thread) noexcept {
+  std::unique_lock lock(mu_);
+  if (free_ || cancelled_ || status_ != RunStatus::running || object == nullptr) return;
+  try {
+    if (std::find(objects_.begin(), objects_.end(), object) != objects_.end()) {
+      description_ = uncontrolled_text(op, object_id_locked(object), os_thread);
+      end_locked(RunStatus::foreign);
+      return;
+    }
+    for (const Uncontrolled& u : pending_) {
+      if (u.object == object) return;
+    }
+    if (pending_.size() < kMaxPending) pending_.push_back(Uncontrolled{object, op, os_thread});
+  } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; this use goes unreported
+  }
+}
+
+bool Controller::check_pending_locked(const void* object) {
+  if (object == nullptr) return false;
+  for (const Uncontrolled& u : pending_) {
+    if (u.object != object) continue;
+    description_ = uncontrolled_text(u.op, object_id_locked(object), u.os_thread);
+    end_locked(RunStatus::foreign);
+    return true;
+  }
+  return false;
 }
 
 std::int64_t Controller::tick() noexcept {
@@ -407,7 +660,123 @@ void Controller::drop() noexcept {
 
 bool Controller::stalled() const {
   std::unique_lock lock(mu_);
-  return status_ == RunStatus::livelock && parked_ + left_ >= threads_.size();
+  return (status_ == RunStatus::livelock || status_ == RunStatus::deadlock) &&
+         parked_ + left_ >= threads_.size();
+}
+
+std::optional<Misuse> Controller::misuse() const {
+  std::unique_lock lock(mu_);
+  return misuse_;
+}
+
+std::vector<const void*> Controller::held(std::size_t t) const {
+  std::unique_lock lock(mu_);
+  return t < threads_.size() ? threads_[t].held : std::vector<const void*>{};
+}
+
+void Controller::look_outside(std::chrono::steady_clock::time_point now) {
+  std::unique_lock lock(mu_);
+  if (status_ != RunStatus::running || free_ || cancelled_) return;
+  const std::uint8_t r = running_.load(std::memory_order_relaxed);
+  if (r == kNoThread || r >= threads_.size()) {
+    look_thread_ = kNoThread;
+    return;
+  }
+  if (r != look_thread_ || steps_ != look_steps_) {
+    look_thread_ = r;
+    look_steps_ = steps_;
+    look_at_ = now + kLookOutsideAfter;
+    return;
+  }
+  if (now < look_at_) return;
+  look_at_ = now + kLookOutsideAfter;
+  if (look_outside_locked()) end_locked(RunStatus::foreign);
+}
+
+#if defined(__linux__) && defined(__GLIBC__)
+namespace {
+
+/// The address thread `tid` of this process waits on in a futex wait, or 0
+/// (it is not in one, or /proc cannot say).
+std::uintptr_t futex_wait_address(long tid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/self/task/%ld/syscall", tid);
+  std::FILE* f = std::fopen(path, "re");
+  if (f == nullptr) return 0;
+  long nr = -1;
+  unsigned long addr = 0;
+  unsigned long futex_op = 0;
+  unsigned long value = 0;
+  unsigned long timeout = 0;
+  const int got = std::fscanf(f, "%ld %lx %lx %lx %lx", &nr, &addr, &futex_op, &value, &timeout);
+  std::fclose(f);
+  // A wait with a timeout (a timed lock) ends by itself: not a lock wait
+  // that only the owner can end.
+  if (got != 5 || timeout != 0) return 0;
+  bool futex = false;
+#ifdef SYS_futex
+  futex = futex || nr == SYS_futex;
+#endif
+#ifdef SYS_futex_time64
+  futex = futex || nr == SYS_futex_time64;
+#endif
+  const unsigned long cmd =
+      futex_op & ~static_cast<unsigned long>(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME);
+  if (!futex || (cmd != FUTEX_WAIT && cmd != FUTEX_WAIT_BITSET)) return 0;
+  return static_cast<std::uintptr_t>(addr);
+}
+
+/// Copies `size` bytes at `addr` of this process's memory through
+/// /proc/self/mem: an address that is no longer mapped is an error, not a
+/// crash, and the sanitizers do not see the read.
+bool read_own_memory(std::uintptr_t addr, void* out, std::size_t size) {
+  const int fd = ::open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const ssize_t got = ::pread(fd, out, size, static_cast<off_t>(addr));
+  ::close(fd);
+  return got == static_cast<ssize_t>(size);
+}
+
+}  // namespace
+#endif
+
+bool Controller::look_outside_locked() {
+#if defined(__linux__) && defined(__GLIBC__)
+  // Facts, not time: the branch with the turn waits in the kernel on a
+  // pthread mutex (a std::mutex is one), locked, whose owner is a branch of
+  // this run that waits for its turn here. That branch cannot move until
+  // the one with the turn reaches a point, which it cannot until the owner
+  // unlocks: a deadlock through a lock merilo does not see.
+  const std::uint8_t r = running_.load(std::memory_order_relaxed);
+  const Thread& me = threads_[r];
+  if (me.state != Thread::State::runnable || me.os_thread <= 0) return false;
+  const std::uintptr_t addr = futex_wait_address(me.os_thread);
+  const auto self = reinterpret_cast<std::uintptr_t>(this);
+  if (addr == 0 || (addr >= self && addr < self + sizeof *this)) return false;  // our own turn
+  pthread_mutex_t m;
+  if (!read_own_memory(addr, &m, sizeof m)) return false;
+  if (m.__data.__lock == 0 || (m.__data.__kind & 0x7f) > 3) return false;
+  for (std::size_t o = 0; o < threads_.size(); ++o) {
+    const Thread& th = threads_[o];
+    if (o == r || th.os_thread != m.__data.__owner) continue;
+    if (th.state != Thread::State::runnable && th.state != Thread::State::blocked) return false;
+    description_ = fmt::format(
+        "merilo::parallel: branch {} blocks in a lock merilo does not control (a std::mutex or "
+        "another pthread mutex, at {:#x}) held by branch {}, which {} under the controlled "
+        "scheduler, where one branch runs at a time: neither can go on. A lock held across a "
+        "merilo::sync operation must be a merilo::sync one (merilo::sync::mutex for "
+        "std::mutex), or check this system with CheckOptions::scheduler = Scheduler::stress",
+        r, addr, o,
+        th.state == Thread::State::blocked
+            ? fmt::format("waits in {} on object #{}", name(th.blocked_op),
+                          object_id_locked(th.blocked_on))
+            : std::string("waits for its turn at a merilo::sync operation"));
+    return true;
+  }
+  return false;
+#else
+  return false;
+#endif
 }
 
 RunStatus Controller::status() const {

@@ -23,12 +23,14 @@
 // Example:
 //
 //   auto r = merilo::parallel::check(CounterSpec{}, {.seed = 42});
-//   if (!r.error.empty()) ...                 // a usage error: nothing ran
+//   if (!r.error.empty()) ...                 // a usage error
 //   if (r.failure) std::puts(merilo::parallel::report(*r.failure).c_str());
 //
 // Violation tags: the spec's own for a prefix postcondition or `finish`;
 // `statem.not_linearizable`, `statem.undecided`, `statem.timeout`,
-// `statem.crash` and `statem.no_race` otherwise (spec.hpp). All bad races
+// `statem.crash` and `statem.no_race` otherwise, and under a controlled
+// scheduler `statem.deadlock`, `statem.livelock`, `statem.nondeterministic`
+// and the sync::mutex misuse tags (spec.hpp). All bad races
 // share `statem.not_linearizable`, so shrinking may move from one race bug
 // to another; the shrunk case is still a real failure.
 //
@@ -92,7 +94,11 @@ using response_t = typename std::remove_cvref_t<S>::response_type;
 /// What `check` and `check_run` found.
 template <class Cmd, class Resp>
 struct CheckResult {
-  /// A usage error ("CheckOptions::seed is required", ...). When set nothing ran.
+  /// A usage error ("CheckOptions::seed is required", ...): nothing ran, or,
+  /// under a controlled scheduler, the system did something the scheduler
+  /// cannot control (a merilo::sync operation from a thread that is not a
+  /// branch, a branch blocked in a std::mutex a switched-out branch holds),
+  /// and the check stopped there.
   std::string error;
   /// Runs drawn (the failing one included).
   std::size_t runs = 0;

@@ -114,6 +114,18 @@ inline constexpr std::string_view kLivelockTag = "statem.livelock";
 /// Under a controlled scheduler, the same schedule made the system take
 /// other decisions: it depends on something merilo does not control.
 inline constexpr std::string_view kNondeterministicTag = "statem.nondeterministic";
+/// Under a controlled scheduler, a thread unlocked a `sync` mutex that
+/// another thread holds.
+inline constexpr std::string_view kUnlockNotOwnedTag = "statem.unlock_not_owned";
+/// Under a controlled scheduler, a thread unlocked a `sync` mutex that no
+/// thread holds (a second unlock).
+inline constexpr std::string_view kDoubleUnlockTag = "statem.double_unlock";
+/// Under a controlled scheduler, a thread waited on a `sync`
+/// condition_variable without holding the lock it passed.
+inline constexpr std::string_view kWaitWithoutLockTag = "statem.wait_without_lock";
+/// Under a controlled scheduler, a `sync` mutex was destroyed while a
+/// thread held it.
+inline constexpr std::string_view kDestroyedLockedTag = "statem.destroyed_locked";
 /// Threads a check may abandon (calls that never returned) before it stops
 /// shrinking: each holds a system alive.
 inline constexpr std::size_t kMaxAbandonedThreads = 32;

@@ -30,6 +30,12 @@
 //
 // (or a template parameter; docs/parallel.md shows both).
 //
+// NOTE: do not name the alias `sync` at namespace scope:
+// `namespace sync = merilo::sync;` in the global namespace collides with
+// POSIX's `::sync()` (declared by <unistd.h>, which most standard headers
+// pull in on Linux). Use another name (`mylib_sync`, `msync`), or put the
+// alias inside a function or a namespace of your own.
+//
 // NOTE: a controlled run is sequentially consistent: memory orders are
 // accepted and passed to std, but relaxed and acquire/release reorderings
 // are not explored (docs/design/controlled-scheduling.md). Code between two
@@ -44,15 +50,26 @@
 // without a yield is parked for good and abandoned with its system.
 // Do not swallow it (a `catch (...)` should rethrow), and do not block on a
 // merilo::sync type inside a `noexcept` function on a path that can
-// deadlock. A timed wait times out, under control, only when no other
-// thread can run.
+// deadlock. A timed wait times out, under control, when no thread can run
+// or every thread that can only waits for another (it yielded, and has only
+// loaded since).
+//
+// NOTE: under control only the branches' threads are scheduled. A
+// merilo::sync operation of another thread (one started in `run()`) on an
+// object the branches use, or a branch blocked in a std::mutex held by a
+// branch switched out at a point, ends the check with a usage error naming
+// it; sync::mutex misuse (an unlock by a non-owner, a second unlock, a
+// condition wait without the lock, a held mutex destroyed) is a verdict of
+// its own (docs/parallel.md).
 #ifndef MERILO_PARALLEL_SYNC_HPP
 #define MERILO_PARALLEL_SYNC_HPP
 
 #include <atomic>              // the std types underneath
 #include <chrono>              // timed waits
 #include <condition_variable>  // condition_variable
+#include <cstddef>             // std::size_t
 #include <cstring>             // atomic::wait compares value representations
+#include <exception>           // std::uncaught_exceptions
 #include <mutex>               // mutex, recursive_mutex, std::unique_lock
 #include <shared_mutex>        // shared_mutex
 #include <thread>              // std::this_thread::yield
@@ -70,11 +87,13 @@ struct Cancelled {};
 namespace detail {
 using parallel::detail::active_controller;
 using parallel::detail::Controller;
+using parallel::detail::controller_for;
+using parallel::detail::Release;
 using parallel::detail::SyncOp;
 
 /// A scheduling point before `op` on `object`, when a controlled run is active.
 inline void visit(SyncOp op, const void* object) noexcept {
-  if (Controller* c = active_controller()) [[unlikely]] {
+  if (Controller* c = controller_for(op, object)) [[unlikely]] {
     c->point(op, object);
   }
 }
@@ -90,7 +109,31 @@ void controlled_acquire(Controller& c, const void* self, SyncOp op, TryLock try_
       return;
     }
   }
-  c.holds(self, true);
+  c.holds(self);
+}
+
+/// Unlocks a std mutex type under control with `unlock`: a point, then the
+/// unlock, unless the caller does not hold it (misuse, named by the
+/// controller: the unlock is skipped). `is_unlocked` tells a mutex no
+/// thread holds apart from one locked before the run (by trying it).
+template <class IsUnlocked, class Unlock>
+void controlled_release(Controller& c, const void* self, SyncOp op, IsUnlocked is_unlocked,
+                        Unlock unlock) {
+  c.point(op, self);
+  switch (c.releases(op, self)) {
+    case Release::held:
+      break;
+    case Release::misuse:
+      return;
+    case Release::unknown:
+      if (is_unlocked()) {  // a second unlock
+        c.unlocked_twice(op, self);
+        return;
+      }
+      break;
+  }
+  unlock();
+  c.wake(self, true);
 }
 }  // namespace detail
 
@@ -253,7 +296,7 @@ class atomic {
   /// std::atomic::wait: returns once the value differs from `old`. Under
   /// control the thread blocks until a notify.
   void wait(T old, std::memory_order order = std::memory_order_seq_cst) const noexcept {
-    detail::Controller* c = detail::active_controller();
+    detail::Controller* c = detail::controller_for(detail::SyncOp::atomic_wait, this);
     if (c == nullptr) {
       a_.wait(old, order);
       return;
@@ -265,7 +308,10 @@ class atomic {
       bool controlled = false;
       try {
         controlled = c->block(detail::SyncOp::atomic_wait, this);
-      } catch (const Cancelled&) {  // noexcept here: wait as std does
+      } catch (const Cancelled&) {
+        // A deadlock, and this wait is noexcept: park for good, as a point
+        // does, instead of waiting in std for a notify that never comes.
+        c->park_if_cancelled();
       }
       if (!controlled) {
         a_.wait(old, order);
@@ -275,7 +321,7 @@ class atomic {
   }
   /// std::atomic::notify_one.
   void notify_one() noexcept {
-    if (detail::Controller* c = detail::active_controller()) {
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::atomic_notify, this)) {
       c->point(detail::SyncOp::atomic_notify, this);
       c->wake(this, false);
     }
@@ -283,7 +329,7 @@ class atomic {
   }
   /// std::atomic::notify_all.
   void notify_all() noexcept {
-    if (detail::Controller* c = detail::active_controller()) {
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::atomic_notify, this)) {
       c->point(detail::SyncOp::atomic_notify, this);
       c->wake(this, true);
     }
@@ -331,10 +377,17 @@ class basic_mutex {
   basic_mutex() = default;
   basic_mutex(const basic_mutex&) = delete;
   basic_mutex& operator=(const basic_mutex&) = delete;
+  /// Under control, destroying a mutex a thread holds is named as misuse
+  /// (the calling thread's own holds are released first).
+  ~basic_mutex() {
+    if (Controller* c = active_controller()) [[unlikely]] {
+      for (std::size_t n = c->destroying(this); n > 0; --n) m_.unlock();
+    }
+  }
 
   /// Native::lock. Under control may throw `Cancelled` (a deadlock).
   void lock() {
-    if (Controller* c = active_controller()) {
+    if (Controller* c = controller_for(SyncOp::lock, this)) {
       controlled_acquire(
           *c, this, SyncOp::lock, [&] { return m_.try_lock(); }, [&] { m_.lock(); });
       return;
@@ -343,21 +396,26 @@ class basic_mutex {
   }
   /// Native::try_lock.
   bool try_lock() {
-    if (Controller* c = active_controller()) {
+    if (Controller* c = controller_for(SyncOp::try_lock, this)) {
       c->point(SyncOp::try_lock, this);
       const bool ok = m_.try_lock();
-      if (ok) c->holds(this, true);
+      if (ok) c->holds(this);
       return ok;
     }
     return m_.try_lock();
   }
-  /// Native::unlock.
+  /// Native::unlock. Under control, an unlock by a thread that does not
+  /// hold the mutex is named as misuse and skipped.
   void unlock() {
-    if (Controller* c = active_controller()) {
-      c->point(SyncOp::unlock, this);
-      c->holds(this, false);
-      m_.unlock();
-      c->wake(this, true);
+    if (Controller* c = controller_for(SyncOp::unlock, this)) {
+      controlled_release(
+          *c, this, SyncOp::unlock,
+          [&] {
+            if (!m_.try_lock()) return false;
+            m_.unlock();
+            return true;
+          },
+          [&] { m_.unlock(); });
       return;
     }
     m_.unlock();
@@ -383,10 +441,26 @@ class shared_mutex {
   shared_mutex() = default;
   shared_mutex(const shared_mutex&) = delete;
   shared_mutex& operator=(const shared_mutex&) = delete;
+  /// Under control, destroying a mutex a thread holds is named as misuse
+  /// (the calling thread's own holds are released first).
+  ~shared_mutex() {
+    if (detail::Controller* c = detail::active_controller()) [[unlikely]] {
+      // Shared and exclusive holds are not told apart here: release the
+      // way the std mutex is held.
+      for (std::size_t n = c->destroying(this); n > 0; --n) {
+        if (m_.try_lock_shared()) {  // not held exclusively: one of ours is shared
+          m_.unlock_shared();
+          m_.unlock_shared();
+        } else {
+          m_.unlock();
+        }
+      }
+    }
+  }
 
   /// std::shared_mutex::lock. Under control may throw `Cancelled`.
   void lock() {
-    if (detail::Controller* c = detail::active_controller()) {
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::lock, this)) {
       detail::controlled_acquire(
           *c, this, detail::SyncOp::lock, [&] { return m_.try_lock(); }, [&] { m_.lock(); });
       return;
@@ -395,21 +469,22 @@ class shared_mutex {
   }
   /// std::shared_mutex::try_lock.
   bool try_lock() {
-    if (detail::Controller* c = detail::active_controller()) {
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::try_lock, this)) {
       c->point(detail::SyncOp::try_lock, this);
       const bool ok = m_.try_lock();
-      if (ok) c->holds(this, true);
+      if (ok) c->holds(this);
       return ok;
     }
     return m_.try_lock();
   }
-  /// std::shared_mutex::unlock.
+  /// std::shared_mutex::unlock. Under control, an unlock by a thread that
+  /// does not hold the mutex is named as misuse and skipped.
   void unlock() {
     release(detail::SyncOp::unlock, [&] { m_.unlock(); });
   }
   /// std::shared_mutex::lock_shared. Under control may throw `Cancelled`.
   void lock_shared() {
-    if (detail::Controller* c = detail::active_controller()) {
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::lock_shared, this)) {
       detail::controlled_acquire(
           *c, this, detail::SyncOp::lock_shared, [&] { return m_.try_lock_shared(); },
           [&] { m_.lock_shared(); });
@@ -419,10 +494,10 @@ class shared_mutex {
   }
   /// std::shared_mutex::try_lock_shared.
   bool try_lock_shared() {
-    if (detail::Controller* c = detail::active_controller()) {
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::lock_shared, this)) {
       c->point(detail::SyncOp::lock_shared, this);
       const bool ok = m_.try_lock_shared();
-      if (ok) c->holds(this, true);
+      if (ok) c->holds(this);
       return ok;
     }
     return m_.try_lock_shared();
@@ -435,11 +510,15 @@ class shared_mutex {
  private:
   template <class Unlock>
   void release(detail::SyncOp op, Unlock unlock) {
-    if (detail::Controller* c = detail::active_controller()) {
-      c->point(op, this);
-      c->holds(this, false);
-      unlock();
-      c->wake(this, true);
+    if (detail::Controller* c = detail::controller_for(op, this)) {
+      detail::controlled_release(
+          *c, this, op,
+          [&] {
+            if (!m_.try_lock()) return false;
+            m_.unlock();
+            return true;
+          },
+          unlock);
       return;
     }
     unlock();
@@ -450,8 +529,9 @@ class shared_mutex {
 
 /// std::condition_variable over `std::unique_lock<sync::mutex>`. Under
 /// control a waiter is not runnable until notified (notify_one wakes the
-/// thread that waited first); a timed wait times out only when no other
-/// thread can run. No spurious wake-ups are made.
+/// thread that waited first); a timed wait times out when no thread can
+/// run, or every thread that can is only waiting (it yielded, and has only
+/// loaded since). No spurious wake-ups are made.
 class condition_variable {
  public:
   condition_variable() = default;
@@ -460,7 +540,7 @@ class condition_variable {
 
   /// std::condition_variable::notify_one.
   void notify_one() noexcept {
-    if (detail::Controller* c = detail::active_controller()) {
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::cv_notify, this)) {
       c->point(detail::SyncOp::cv_notify, this);
       c->wake(this, false);
       return;
@@ -469,7 +549,7 @@ class condition_variable {
   }
   /// std::condition_variable::notify_all.
   void notify_all() noexcept {
-    if (detail::Controller* c = detail::active_controller()) {
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::cv_notify, this)) {
       c->point(detail::SyncOp::cv_notify, this);
       c->wake(this, true);
       return;
@@ -480,7 +560,7 @@ class condition_variable {
   /// std::condition_variable::wait. Under control may throw `Cancelled`
   /// (with `lock` held again).
   void wait(std::unique_lock<mutex>& lock) {
-    if (detail::Controller* c = detail::active_controller()) {
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::cv_wait, this)) {
       (void)controlled_wait(*c, lock, false);
       return;
     }
@@ -497,7 +577,7 @@ class condition_variable {
   template <class Clock, class Duration>
   std::cv_status wait_until(std::unique_lock<mutex>& lock,
                             const std::chrono::time_point<Clock, Duration>& deadline) {
-    if (detail::Controller* c = detail::active_controller()) {
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::cv_wait, this)) {
       return controlled_wait(*c, lock, true) ? std::cv_status::timeout : std::cv_status::no_timeout;
     }
     std::unique_lock<std::mutex> native(lock.mutex()->native(), std::adopt_lock);
@@ -531,9 +611,14 @@ class condition_variable {
   /// Releases `lock`, blocks until notified (or timed out), locks again.
   /// Returns whether it timed out.
   bool controlled_wait(detail::Controller& c, std::unique_lock<mutex>& lock, bool timed) {
-    mutex& m = *lock.mutex();
     c.point(detail::SyncOp::cv_wait, this);
-    c.holds(&m, false);
+    if (!c.waits_holding(this, lock.mutex(), lock.owns_lock())) {
+      // Misuse, named by the controller: this branch ends here.
+      if (std::uncaught_exceptions() == 0) throw Cancelled{};
+      return true;
+    }
+    mutex& m = *lock.mutex();
+    (void)c.releases(detail::SyncOp::cv_wait, &m);
     m.native().unlock();
     c.wake(&m, true);
     bool timed_out = false;
@@ -562,7 +647,7 @@ namespace this_thread {
 /// Unlike std's it is not noexcept: in a controlled run that ended in a
 /// livelock it throws `Cancelled`, so the loop ends.
 inline void yield() {
-  if (detail::Controller* c = detail::active_controller()) {
+  if (detail::Controller* c = detail::controller_for(detail::SyncOp::yield, nullptr)) {
     c->yield_point();
     return;
   }

@@ -83,6 +83,10 @@ void run_range(const std::shared_ptr<S>& spec, const CheckOptions& config, std::
     result.executions += r.executions;
     note_schedules(result, r.stats);
     if (!r.failure) continue;
+    if (!r.failure->usage_error.empty()) {  // the system cannot run under control
+      result.error = std::move(r.failure->usage_error);
+      return;
+    }
     const Case<std::size_t> at = positions_of(drawn.c);
     take_evidence(f, std::move(*r.failure));
     take_case(f, std::move(r.stats), at);
@@ -234,6 +238,10 @@ requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>, response_t<S>> r
     r.executions = 1;
     r.stats.scheduler = Scheduler::preemption_bounded;
     r.stats.schedules = 1;
+    if (!o.usage_error.empty()) {
+      result.error = std::move(o.usage_error);
+      return result;
+    }
     if (o.violation) {
       r.stats.schedule = detail::schedule_of(o.decisions);
       r.stats.preemptions = detail::preemptions(o.decisions);

@@ -23,6 +23,16 @@
 // (`drop`), control is dropped instead: every operation is then the plain
 // std one.
 //
+// The controller also knows who holds each merilo::sync mutex, so it names
+// misuse (an unlock by a thread that does not hold the mutex, a second
+// unlock, a condition wait without its lock, a held mutex destroyed) as a
+// verdict of its own (`misuse()`), and the run goes on under control. Two
+// things it cannot schedule end the run as a usage error instead
+// (`RunStatus::foreign`, control dropped): a merilo::sync operation from a
+// thread that is not a branch of the run, on an object the run uses
+// (`note_uncontrolled`), and a branch that blocks in a lock merilo does not
+// control held by a branch waiting for its turn (`look_outside`).
+//
 // NOTE: the controller's mutex orders every turn, so whatever one thread
 // wrote is visible to the next: a controlled run is sequentially
 // consistent. Weak-memory reorderings are not explored
@@ -31,11 +41,14 @@
 #define MERILO_PARALLEL_DETAIL_CONTROLLER_HPP
 
 #include <atomic>              // the turn, read while spinning
+#include <chrono>              // when to look at a branch that reaches no point
 #include <condition_variable>  // turns
 #include <cstddef>             // std::size_t
 #include <cstdint>             // std::uint8_t, std::uint64_t, std::int64_t
 #include <mutex>               // turns
+#include <optional>            // a misuse, if any
 #include <string>              // the deadlock's description
+#include <string_view>         // verdict tags
 #include <vector>              // decisions, threads
 
 #include <merilo/statem/gen.hpp>  // statem::Rng drives the random and PCT choices
@@ -77,6 +90,11 @@ inline constexpr std::size_t kFairSteps = 64;
 inline constexpr unsigned kHandOffSpins = 256;
 /// `Decision::current` when no thread was running (the first decision).
 inline constexpr std::uint8_t kNoThread = 0xff;
+/// How long the branch with the turn may go without reaching a point
+/// before the checking thread looks at what it is blocked in (and again
+/// after each such span). Only the look decides anything: a branch that
+/// is slow, or runnable on an overloaded machine, is never judged by it.
+inline constexpr std::chrono::milliseconds kLookOutsideAfter{50};
 
 /// One decision: which threads could run, who was running, who was chosen.
 struct Decision {
@@ -136,6 +154,20 @@ enum class RunStatus : std::uint8_t {
   deadlock,  ///< Every unfinished thread blocked.
   livelock,  ///< The step budget ran out.
   dropped,   ///< The checking thread dropped control (a thread never reached a point).
+  foreign,   ///< Something merilo does not control took part (a usage error; control dropped).
+};
+
+/// sync::mutex misuse seen in a controlled run: a verdict tag and its text.
+struct Misuse {
+  std::string_view tag;  ///< kUnlockNotOwnedTag, kDoubleUnlockTag, ...
+  std::string detail;    ///< Which thread did what to which object.
+};
+
+/// What `Controller::releases` found about an unlock.
+enum class Release : std::uint8_t {
+  held,     ///< The caller held the mutex (it no longer does): unlock it.
+  misuse,   ///< Another thread holds it: recorded as misuse; skip the unlock.
+  unknown,  ///< No thread of the run holds it: unlocked, or locked before the run.
 };
 
 /// The scheduler of one controlled execution (see the top of this file).
@@ -151,8 +183,9 @@ class Controller {
   // --- called on branch thread `t` ---------------------------------------
 
   /// Makes the calling thread branch `t` of this run and waits for its
-  /// first turn.
-  void enter(std::size_t t);
+  /// first turn; `held` are the merilo::sync mutexes it already holds (from
+  /// the prefix, run on this thread under another controller).
+  void enter(std::size_t t, const std::vector<const void*>& held = {});
   /// Branch `t` is done: the next thread runs.
   void leave(std::size_t t) noexcept;
   /// A visible operation `op` on `object` is about to run: another thread
@@ -169,8 +202,30 @@ class Controller {
   /// Makes the threads blocked on `object` runnable (all, or the one that
   /// blocked first).
   void wake(const void* object, bool all) noexcept;
-  /// The calling thread now holds (or no longer holds) `object`.
-  void holds(const void* object, bool held) noexcept;
+  /// The calling thread now holds `object` (a lock or try_lock succeeded).
+  void holds(const void* object) noexcept;
+  /// The calling thread is about to unlock `object` (`op`: unlock or
+  /// unlock_shared). See `Release`.
+  [[nodiscard]] Release releases(SyncOp op, const void* object) noexcept;
+  /// After `Release::unknown`, the caller found `object` unlocked: a second
+  /// unlock, recorded as misuse (the caller skips it).
+  void unlocked_twice(SyncOp op, const void* object) noexcept;
+  /// The calling thread is about to wait on condition variable `cv` with
+  /// `mutex` (`owns`: its lock owns it): false, recorded as misuse, when
+  /// it does not hold it.
+  [[nodiscard]] bool waits_holding(const void* cv, const void* mutex, bool owns) noexcept;
+  /// Mutex `object` is being destroyed: recorded as misuse when a thread
+  /// holds it. Returns how many times the calling thread held it (they
+  /// are released: the caller unlocks them before the mutex goes).
+  std::size_t destroying(const void* object) noexcept;
+  /// In a cancelled run, parks the caller for good (a `noexcept` wait that
+  /// cannot throw `sync::Cancelled`); returns at once otherwise, or when
+  /// control is dropped.
+  void park_if_cancelled() noexcept;
+  /// A thread that is not a branch of this run did `op` on `object`: if a
+  /// branch uses `object` (now, or later), the run ends as
+  /// `RunStatus::foreign`.
+  void uncontrolled(SyncOp op, const void* object, long os_thread) noexcept;
   /// The next logical instant (a call's invocation or return).
   std::int64_t tick() noexcept;
 
@@ -178,6 +233,16 @@ class Controller {
 
   /// Gives up control: every thread runs free from now on.
   void drop() noexcept;
+  /// Polled by the checking thread while it waits for the run: when the
+  /// branch with the turn has reached no point for `kLookOutsideAfter`,
+  /// looks at what it is blocked in. A lock merilo does not control (a
+  /// std::mutex) held by a branch that waits for its turn ends the run as
+  /// `RunStatus::foreign` and drops control, so the threads finish free.
+  void look_outside(std::chrono::steady_clock::time_point now);
+  /// The first sync::mutex misuse seen, if any.
+  [[nodiscard]] std::optional<Misuse> misuse() const;
+  /// The merilo::sync mutexes branch `t` holds (the prefix's, for the race).
+  [[nodiscard]] std::vector<const void*> held(std::size_t t) const;
   /// A livelock left every unfinished thread parked: waiting for them is
   /// pointless.
   [[nodiscard]] bool stalled() const;
@@ -209,6 +274,10 @@ class Controller {
   std::uint32_t object_id_locked(const void* object);
   void end_locked(RunStatus status);
   std::string describe_blocked_locked() const;
+  bool check_pending_locked(const void* object);
+  void misuse_locked(std::string_view tag, std::string detail);
+  std::string holders_locked(const void* object, std::size_t except) const;
+  bool look_outside_locked();
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
@@ -232,6 +301,19 @@ class Controller {
   std::vector<Decision> decisions_;
   std::vector<const void*> objects_;  // object ids, in order of first use
   std::string description_;
+  std::optional<Misuse> misuse_;
+  bool counted_ = true;  // counted in active_runs (until the run ends)
+  // Operations of threads outside the run on objects no branch used yet.
+  struct Uncontrolled {
+    const void* object;
+    SyncOp op;
+    long os_thread;
+  };
+  std::vector<Uncontrolled> pending_;
+  // look_outside: the turn and step count last seen, and when to look.
+  std::uint8_t look_thread_ = kNoThread;
+  std::size_t look_steps_ = 0;
+  std::chrono::steady_clock::time_point look_at_{};
 };
 
 /// The controller of the calling thread and its index in the run: set
@@ -252,12 +334,37 @@ inline constinit thread_local Hook tls_hook{};
 /// A thread that reads 0 has no hook: its own raise would be visible to it.
 inline constinit std::atomic<std::size_t> hooked_threads{0};
 
+/// Controlled runs in the process that have not ended yet: raised when a
+/// `Controller` is made, lowered when its run ends. A thread without a hook
+/// looks for the run an operation of its belongs to only while this is not
+/// 0 (and `hooked_threads` is not 0).
+inline constinit std::atomic<std::size_t> active_runs{0};
+
+/// The calling thread has no hook and a controlled run is active: tells
+/// every active run that uses (or will use) `object` (see
+/// `Controller::uncontrolled`).
+void note_uncontrolled(SyncOp op, const void* object) noexcept;
+
 /// The active controller of the calling thread, or nullptr.
 [[nodiscard]] inline Controller* active_controller() noexcept {
   if (hooked_threads.load(std::memory_order_relaxed) == 0) [[likely]] {
     return nullptr;
   }
   return tls_hook.controller;
+}
+
+/// The active controller of the calling thread, about to do `op` on
+/// `object`, or nullptr; a thread that is no branch of an active run is
+/// reported to the runs (`note_uncontrolled`) and does the plain operation.
+[[nodiscard]] inline Controller* controller_for(SyncOp op, const void* object) noexcept {
+  if (hooked_threads.load(std::memory_order_relaxed) == 0) [[likely]] {
+    return nullptr;
+  }
+  Controller* c = tls_hook.controller;
+  if (c == nullptr && active_runs.load(std::memory_order_relaxed) != 0) {
+    note_uncontrolled(op, object);
+  }
+  return c;
 }
 
 }  // namespace merilo::parallel::detail

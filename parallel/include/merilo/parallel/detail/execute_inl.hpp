@@ -52,7 +52,16 @@ struct Outcome {
   bool controlled = false;
   std::vector<Decision> decisions;
   std::size_t sync_points = 0;
+  /// Set when the execution could not be controlled (a thread or a lock
+  /// merilo does not control took part): the check ends with this usage
+  /// error. `violation` then carries `kUsageErrorTag`, so the execution
+  /// counts as failed and nothing else is judged.
+  std::string usage_error;
 };
+
+/// The tag of an execution's violation that is a usage error
+/// (`Outcome::usage_error`); never reported as a verdict.
+inline constexpr std::string_view kUsageErrorTag = "merilo.usage_error";
 
 /// Nanoseconds on the steady clock.
 inline std::int64_t now_ns() noexcept {
@@ -149,7 +158,17 @@ inline bool run_bounded(Crew& crew, std::function<void()> task,
 }
 
 /// How a call run alone on the crew ended.
-enum class Solo : std::uint8_t { returned, timed_out, deadlocked, livelocked, stalled };
+/// `deadlocked_parked`: a deadlock in which the thread did not return (it is
+/// parked for good in a `noexcept` wait, `sync::atomic::wait`), so its
+/// system stays alive.
+enum class Solo : std::uint8_t {
+  returned,
+  timed_out,
+  deadlocked,
+  deadlocked_parked,
+  livelocked,
+  stalled
+};
 
 /// Runs `task` alone on a crew thread until `deadline`; under control
 /// (`controlled`) as the only thread of a controller, so a call that blocks
@@ -193,7 +212,8 @@ Solo run_solo(Crew& crew, bool controlled, const CheckOptions& config,
   const RunStatus status = ctl->status();
   if (status == RunStatus::deadlock || status == RunStatus::livelock) {
     why = ctl->description();
-    return status == RunStatus::deadlock ? Solo::deadlocked : Solo::livelocked;
+    if (status == RunStatus::livelock) return Solo::livelocked;
+    return returned ? Solo::deadlocked : Solo::deadlocked_parked;
   }
   if (!returned) {
     ctl->drop();
@@ -287,6 +307,7 @@ inline MaybeViolation controlled_verdict(const Controller& ctl) {
     case RunStatus::running:
     case RunStatus::finished:
     case RunStatus::dropped:
+    case RunStatus::foreign:  // controller_verdict's
       break;
   }
   if (ctl.diverged()) {
@@ -297,6 +318,25 @@ inline MaybeViolation controlled_verdict(const Controller& ctl) {
         "shared between systems)"};
   }
   return std::nullopt;
+}
+
+/// Fills `out` when `ctl` (may be null) ended its run as a usage error
+/// (`RunStatus::foreign`) or saw sync misuse; false otherwise.
+template <class Cmd, class Resp>
+bool controller_verdict(const Controller* ctl, Outcome<Cmd, Resp>& out) {
+  if (ctl == nullptr) return false;
+  if (ctl->status() == RunStatus::foreign) {
+    out.usage_error = ctl->description();
+    out.violation = statem::Violation{std::string(kUsageErrorTag), out.usage_error};
+    out.evidence = Evidence::unrecorded;
+    return true;
+  }
+  if (std::optional<Misuse> m = ctl->misuse()) {
+    out.violation = statem::Violation{std::string(m->tag), std::move(m->detail)};
+    out.evidence = Evidence::unrecorded;
+    return true;
+  }
+  return false;
 }
 
 /// Runs `arena.prefix` on the calling thread (branch 0's, before its
@@ -351,6 +391,11 @@ bool prefix_failed(Arena<S>& arena, bool finished0, const CheckOptions& config,
       out.violation =
           statem::Violation{std::string(kLivelockTag),
                             "prefix call " + std::to_string(k) + ": " + solo.description()};
+    } else if (solo.status() == RunStatus::deadlock) {  // parked in a noexcept wait
+      out.violation = statem::Violation{
+          std::string(kDeadlockTag), "prefix call " + std::to_string(k) +
+                                         " blocks and no other thread can wake it: " +
+                                         solo.description()};
     } else {
       solo.drop();
       out.violation = timeout_violation("prefix call " + std::to_string(k), config);
@@ -400,8 +445,12 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckOptions
   for (std::size_t b = 0; b < n; ++b) {
     tasks.emplace_back([arena, b] {
       Controller* ctl = arena->controller.get();
-      if (b == 0 && arena->prefix_controller) run_prefix(*arena);
-      if (ctl != nullptr) ctl->enter(b);
+      std::vector<const void*> held;  // the mutexes the prefix left locked
+      if (b == 0 && arena->prefix_controller) {
+        run_prefix(*arena);
+        held = arena->prefix_controller->held(0);
+      }
+      if (ctl != nullptr) ctl->enter(b, held);
       if (arena->prefix_done.load(std::memory_order_acquire)) run_branch(*arena, b);
       if (ctl != nullptr) ctl->leave(b);
     });
@@ -411,6 +460,7 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckOptions
   bool free_stall = false;
   if (ctl != nullptr) {
     stalled = [ctl, solo = arena->prefix_controller.get()] {
+      ctl->look_outside(std::chrono::steady_clock::now());
       return ctl->stalled() || (solo != nullptr && solo->stalled());
     };
   } else if (arena->watch) {
@@ -429,6 +479,11 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckOptions
     if (!end.finished[b]) out.unfinished.push_back(b);
   }
   out.left_alive = !out.unfinished.empty();
+  // What could not be controlled, then sync misuse, come first.
+  if (controller_verdict(arena->prefix_controller.get(), out) || controller_verdict(ctl, out)) {
+    if (!out.left_alive && out.usage_error.empty()) out.histories = arena->histories;
+    return;
+  }
   if (arena->prefix_controller) {  // the prefix's verdict comes first
     if (prefix_failed(*arena, end.finished[0], config, out)) return;
     if (!judge_prefix(*arena->spec, arena->prefix, arena->prefix_responses, model, out)) return;
@@ -588,14 +643,15 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
       out.left_alive = true;
       return out;
     }
-    if (end == Solo::deadlocked || end == Solo::livelocked) {
-      out.violation = end == Solo::deadlocked
+    if (end == Solo::deadlocked || end == Solo::deadlocked_parked || end == Solo::livelocked) {
+      out.violation = end != Solo::livelocked
                           ? statem::Violation{std::string(kDeadlockTag),
                                               "prefix call " + std::to_string(k) +
                                                   " blocks and no other thread can wake it: " + why}
                           : statem::Violation{std::string(kLivelockTag),
                                               "prefix call " + std::to_string(k) + ": " + why};
-      out.left_alive = end == Solo::livelocked;  // a parked spinner keeps its system
+      // a parked spinner or waiter keeps its system
+      out.left_alive = end == Solo::livelocked || end == Solo::deadlocked_parked;
       if (out.left_alive) {
         out.evidence = Evidence::in_prefix;
         return out;
@@ -644,12 +700,17 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
           });
         },
         why);
-    if (end == Solo::timed_out || end == Solo::livelocked || end == Solo::stalled) {
+    if (end == Solo::timed_out || end == Solo::livelocked || end == Solo::stalled ||
+        end == Solo::deadlocked_parked) {
       // never tear down under a thread
-      out.violation = end == Solo::timed_out ? timeout_violation("finish", config)
-                      : end == Solo::stalled
-                          ? statem::Violation{std::string(kDeadlockTag), "finish blocks, " + why}
-                          : statem::Violation{std::string(kLivelockTag), "finish: " + why};
+      out.violation =
+          end == Solo::timed_out ? timeout_violation("finish", config)
+          : end == Solo::stalled
+              ? statem::Violation{std::string(kDeadlockTag), "finish blocks, " + why}
+          : end == Solo::deadlocked_parked
+              ? statem::Violation{std::string(kDeadlockTag),
+                                  "finish blocks and no other thread can wake it: " + why}
+              : statem::Violation{std::string(kLivelockTag), "finish: " + why};
       out.left_alive = true;
       return out;
     }
