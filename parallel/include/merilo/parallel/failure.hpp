@@ -133,10 +133,6 @@ struct FailureInfo {
   std::vector<std::vector<std::size_t>> shrunk_branches_at;  ///< See `shrunk_prefix_at`.
 };
 
-/// The old name of `FailureInfo` (statem's failure fields have the same
-/// name; docs/design/one-vocabulary.md).
-using FailureCore [[deprecated("use merilo::parallel::FailureInfo")]] = FailureInfo;
-
 /// A failing run, shrunk.
 template <class Cmd, class Resp>
 struct Failure : FailureInfo {
