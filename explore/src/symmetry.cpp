@@ -1,5 +1,7 @@
 // symmetry.cpp — the words of the canonical-form check: what differs
-// between a world and its canonical form, and the usage error that says so.
+// between a world and its canonical form (what each shows, where one step
+// from each leads), and the usage error that says so.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -7,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <merilo/core/text.hpp>
 #include <merilo/explore/detail/symmetry.hpp>
 #include <merilo/explore/trace.hpp>
 
@@ -31,6 +34,53 @@ std::string observed_difference(const Observed& w, const Observed& c,
                        in_w ? "satisfied" : "not satisfied", in_w ? "not" : "it is");
   }
   return {};
+}
+
+namespace {
+
+bool before(const Fingerprint& a, const Fingerprint& b) noexcept {
+  return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo;
+}
+
+}  // namespace
+
+SuccessorMismatch successor_mismatch(const std::vector<Successor>& from_w,
+                                     const std::vector<Successor>& from_c) {
+  const auto sorted = [](const std::vector<Successor>& list) {
+    std::vector<Fingerprint> fps;
+    fps.reserve(list.size());
+    for (const Successor& s : list) fps.push_back(s.fp);
+    std::sort(fps.begin(), fps.end(), before);
+    return fps;
+  };
+  const std::vector<Fingerprint> w = sorted(from_w);
+  const std::vector<Fingerprint> c = sorted(from_c);
+  for (std::size_t i = 0; i < from_c.size(); ++i) {
+    if (!std::binary_search(w.begin(), w.end(), from_c[i].fp, before)) return {true, false, i};
+  }
+  for (std::size_t i = 0; i < from_w.size(); ++i) {
+    if (!std::binary_search(c.begin(), c.end(), from_w[i].fp, before)) return {true, true, i};
+  }
+  return {};
+}
+
+std::string successor_rule(const std::string& step, bool from_w, const std::string& shown) {
+  const char* here = from_w ? "w" : "canonical(w)";
+  const char* there = from_w ? "canonical(w)" : "w";
+  if (step.empty()) {
+    return fmt::format(
+        "a step from {} reaches a world whose canonical form no step from {} "
+        "reaches{}",
+        here, there, shown);
+  }
+  return fmt::format(
+      "step \"{}\" from {} reaches a world whose canonical form no step from {} reaches{}",
+      core::printable(step), here, there, shown);
+}
+
+std::string shown_worlds(const std::string& w, const std::string& c) {
+  return fmt::format(" (w shows \"{}\", canonical(w) shows \"{}\")", core::printable(w),
+                     core::printable(c));
 }
 
 std::string canonical_error(const std::string& rule, const Trace& path) {

@@ -1,8 +1,17 @@
 // html_test.cpp — the trace page: a row per step with what changed marked,
 // the broken rule at the end, the pinned test, everything from the system
 // escaped; and the glue text of framework.hpp that offers it.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <functional>
+#include <future>
 #include <sstream>
 #include <string>
 
@@ -32,6 +41,31 @@ std::string read(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// Runs `write`; a writer blocked on the FIFO at `fifo` is freed after five
+// seconds (a reader drains it) and the test fails instead of hanging.
+std::string without_hanging(const std::string& fifo, const std::function<std::string()>& write) {
+  std::signal(SIGPIPE, SIG_IGN);
+  auto done = std::async(std::launch::async, write);
+  if (done.wait_for(std::chrono::seconds(5)) == std::future_status::ready) return done.get();
+  ADD_FAILURE() << "the trace page blocked on the FIFO " << fifo;
+  const int fd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  char buf[4096];
+  while (done.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) {
+    if (fd >= 0) (void)!::read(fd, buf, sizeof buf);
+  }
+  if (fd >= 0) ::close(fd);
+  return done.get();
+}
+
+// A fresh folder for trace pages, named `name`, under the test's temp dir.
+std::string page_dir(const std::string& name) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
+                                    ("merilo-trace-" + std::to_string(::getpid()) + "-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
 }
 
 TEST(TraceHtml, HasARowPerStepAfterTheWorldAtReset) {
@@ -175,6 +209,46 @@ TEST(GlueText, SaysWhyTheTracePageWasNotWritten) {
                          "/nonexistent-merilo-dir/Finds_invariant.html"),
             std::string::npos)
       << message;
+}
+
+TEST(GlueText, AFifoAtTheTracePagePathIsRefusedWithoutBlocking) {
+  Mailbox sys;
+  const ex::ExploreOptions options{.max_states = 100, .quiet = true};
+  const ex::ExploreResult r = ex::explore(sys, options);
+  const std::string dir = page_dir("fifo");
+  const std::string path = dir + "/Finds_invariant.html";
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  ::setenv("MERILO_TRACE_HTML", dir.c_str(), 1);
+  const std::string message = without_hanging(path, [&] {
+    return ex::explore_failure(sys, options, r, ex::Framework::googletest, "Finds");
+  });
+  ::unsetenv("MERILO_TRACE_HTML");
+  EXPECT_NE(
+      message.find("The trace page was not written: cannot write " + path + ": not a regular file"),
+      std::string::npos)
+      << message;
+  struct stat st {};
+  ASSERT_EQ(::lstat(path.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+}
+
+TEST(GlueText, ASymbolicLinkAtTheTracePagePathIsReplacedAndItsTargetLeftUntouched) {
+  Mailbox sys;
+  const ex::ExploreOptions options{.max_states = 100, .quiet = true};
+  const ex::ExploreResult r = ex::explore(sys, options);
+  const std::string dir = page_dir("link");
+  const std::string source = dir + "/mailbox.cpp";
+  const std::string path = dir + "/Finds_invariant.html";
+  { std::ofstream(source) << "int main() {}\n"; }
+  std::filesystem::create_symlink(source, path);
+  ::setenv("MERILO_TRACE_HTML", dir.c_str(), 1);
+  const std::string message =
+      ex::explore_failure(sys, options, r, ex::Framework::googletest, "Finds");
+  ::unsetenv("MERILO_TRACE_HTML");
+  EXPECT_NE(message.find("The trace as a page: " + path), std::string::npos) << message;
+  EXPECT_EQ(read(source), "int main() {}\n");
+  EXPECT_FALSE(std::filesystem::is_symlink(path));
+  EXPECT_EQ(read(path).rfind("<!DOCTYPE html>", 0), 0U);
 }
 
 }  // namespace

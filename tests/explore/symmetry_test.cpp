@@ -63,6 +63,64 @@ class LopsidedPair : public Pair {
   }
 };
 
+// Two slots 0..2, each raised by its own kind, and a third kind, "poke",
+// enabled in (0, 2) and in its mirror (2, 0). In (0, 2) it breaks the
+// invariant; in (2, 0) it does nothing. canonical() sorts the slots, which
+// every check on one world accepts (the invariant, the enabled count, the
+// tuple agree), but it is no symmetry: the two worlds' successors differ.
+// Breadth-first, (2, 0) stands for the group and (0, 2) is never expanded.
+class PokedSlots {
+ public:
+  struct World {
+    std::array<std::uint32_t, 2> v{};
+    std::uint32_t broken = 0;
+  };
+  void reset() { w_ = {}; }
+  [[nodiscard]] std::size_t kinds() const { return 3; }
+  [[nodiscard]] bool enabled(ex::Kind k) const {
+    if (k < 2) return w_.v[k] < 2;
+    return (w_.v[0] == 0 && w_.v[1] == 2) || (w_.v[0] == 2 && w_.v[1] == 0);
+  }
+  ex::Status apply(ex::Kind k) {
+    if (k < 2) {
+      ++w_.v[k];
+    } else if (w_.v[0] == 0) {
+      w_.broken = 1;
+    }
+    return {};
+  }
+  [[nodiscard]] const World& world() const { return w_; }
+  void restore(const World& w) { w_ = w; }
+  [[nodiscard]] std::string tuple() const {
+    return std::to_string(std::min(w_.v[0], w_.v[1])) + "-" +
+           std::to_string(std::max(w_.v[0], w_.v[1]));
+  }
+  [[nodiscard]] std::string show() const {
+    return "(" + std::to_string(w_.v[0]) + ", " + std::to_string(w_.v[1]) + ")" +
+           (w_.broken != 0 ? " broken" : "");
+  }
+  [[nodiscard]] bool settled() const { return true; }
+  [[nodiscard]] std::string describe(ex::Kind k) const {
+    return k < 2 ? "raise slot " + std::to_string(k) : "poke";
+  }
+  [[nodiscard]] std::array<ex::Invariant<PokedSlots>, 1> invariants() const {
+    return {{{"never broken", [](const PokedSlots& s) { return s.w_.broken == 0; }}}};
+  }
+
+ private:
+  World w_{};
+};
+
+// The same slots stored by a canonical form that sorts them.
+class SortedPokedSlots : public PokedSlots {
+ public:
+  [[nodiscard]] World canonical(const World& w) const {
+    World c = w;
+    std::sort(c.v.begin(), c.v.end());
+    return c;
+  }
+};
+
 TEST(Symmetry, ACanonicalFormStoresOneWorldPerGroupInBothModesAndOnAnyThreadCount) {
   for (ex::Mode mode : {ex::Mode::replay, ex::Mode::restore}) {
     for (unsigned threads : {1U, 2U}) {
@@ -127,6 +185,31 @@ TEST(Symmetry, ACanonicalWorldThatShowsAnotherTupleIsAUsageError) {
                          "is the world the trace {0, 0, 0} reaches)"),
             std::string::npos)
       << r.error;
+}
+
+TEST(Symmetry, WithoutACanonicalFormThePokeInZeroTwoBreaksTheInvariant) {
+  PokedSlots sys;
+  const ex::ExploreResult r = ex::explore(sys, quiet(100));
+  ASSERT_TRUE(r.violation.found()) << r.summary();
+  EXPECT_EQ(r.violation.invariant, "never broken");
+  EXPECT_EQ(r.violation.trace, (ex::Trace{1, 1, 2}));
+}
+
+TEST(Symmetry, ACanonicalFormWhoseWorldsHaveOtherSuccessorsIsAUsageErrorNotACleanSearch) {
+  for (ex::Mode mode : {ex::Mode::replay, ex::Mode::restore}) {
+    for (unsigned threads : {1U, 2U}) {
+      SortedPokedSlots sys;
+      const ex::ExploreResult r = ex::explore(sys, quiet(100, mode, threads));
+      EXPECT_FALSE(r.ok());
+      EXPECT_EQ(r.error,
+                "merilo: canonical() is not a symmetry of the system: step \"poke\" from "
+                "canonical(w) reaches a world whose canonical form no step from w reaches (w "
+                "shows \"(2, 0)\", canonical(w) shows \"(0, 2)\") (w is the world the trace "
+                "{0, 0} reaches); worlds with one canonical form are stored as one, so they must "
+                "behave alike")
+          << "mode " << static_cast<int>(mode) << ", " << threads << " threads";
+    }
+  }
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "fixtures.hpp"
@@ -112,6 +114,35 @@ TEST(ReplayTest, IsReadyToPaste) {
             "  auto sys = fixtures::Grid{};\n"
             "  merilo::testing::expect_replay_ok(sys, merilo::explore::Trace{0, 0, 1});\n"
             "}\n");
+}
+
+}  // namespace
+
+namespace {
+
+// The text of a file of merilo's source tree (MERILO_SOURCE_DIR).
+std::string source_text(const std::string& relative) {
+  std::ifstream in(std::string(MERILO_SOURCE_DIR) + "/" + relative);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A violation's one line is `summary()`, its only name (the old
+// `describe()` is gone), and the header's overview sends readers there.
+template <class V>
+concept HasDescribe = requires(const V& v) {
+  v.describe();
+};
+
+TEST(ViolationDocs, TheOverviewPointsAtSummaryTheOnlyNameOfTheOneLine) {
+  static_assert(!HasDescribe<ex::Violation>);
+  const std::string header = source_text("explore/include/merilo/explore/violation.hpp");
+  const std::string overview = header.substr(0, header.find("#ifndef"));
+  ASSERT_FALSE(overview.empty());
+  EXPECT_NE(overview.find("One line for people comes from `summary()`"), std::string::npos)
+      << overview;
+  EXPECT_EQ(overview.find("describe()"), std::string::npos) << overview;
 }
 
 }  // namespace

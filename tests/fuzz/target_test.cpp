@@ -169,6 +169,43 @@ TEST(FuzzTarget, TheReportWritesThePageWhereMeriloTraceHtmlSays) {
   EXPECT_EQ(page, target.trace_html(r, input.size()));
 }
 
+TEST(FuzzTarget, TheCrashPageReplacesASymbolicLinkAndLeavesItsTargetUntouched) {
+  fz::Target<fixtures::Recorder> target(small(3), options(), "fixtures::Recorder{}");
+  const Bytes input = {0x00, 1, 3};
+  const fz::Run r = target.run(input);
+  ASSERT_TRUE(r.violation.found());
+  const std::string dir = fresh_dir("trace-html-link");
+  fs::create_directories(dir);
+  const std::string source = dir + "/recorder.cpp";
+  const std::string path = dir + "/Recorder_invariant.html";
+  { std::ofstream(source) << "int main() {}\n"; }
+  fs::create_symlink(source, path);
+  ::setenv("MERILO_TRACE_HTML", dir.c_str(), 1);
+  const std::string text = target.report(r, input.size());
+  ::unsetenv("MERILO_TRACE_HTML");
+  EXPECT_NE(text.find("The trace as a page: " + path), std::string::npos) << text;
+  std::ifstream in(source);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()),
+            "int main() {}\n");
+  EXPECT_FALSE(fs::is_symlink(path));
+}
+
+TEST(FuzzTarget, TheCrashPageRefusesADirectoryAtItsPath) {
+  fz::Target<fixtures::Recorder> target(small(3), options(), "fixtures::Recorder{}");
+  const Bytes input = {0x00, 1, 3};
+  const fz::Run r = target.run(input);
+  ASSERT_TRUE(r.violation.found());
+  const std::string dir = fresh_dir("trace-html-dir");
+  const std::string path = dir + "/Recorder_invariant.html";
+  fs::create_directories(path);
+  ::setenv("MERILO_TRACE_HTML", dir.c_str(), 1);
+  const std::string text = target.report(r, input.size());
+  ::unsetenv("MERILO_TRACE_HTML");
+  EXPECT_NE(text.find("The trace page was not written: cannot write " + path + ": Is a directory"),
+            std::string::npos)
+      << text;
+}
+
 TEST(FuzzTarget, TheReportWarnsWhenTheTraceDoesNotBreakTheRuleAgainFromReset) {
   // A system with state outside its world: the fuzzer's run breaks the
   // rule, the report's replay from reset does not. The report must say so,

@@ -1,7 +1,9 @@
 // statem's contract: seeds and reproduction, replay, reports, crashes,
 // teardown, retries, bounds and the same-tag rule.
 #include <algorithm>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -638,3 +640,29 @@ TEST(Guarded, TurnsAnEscapingExceptionIntoTheCrashViolationNamingTheCallback) {
   EXPECT_EQ(out->tag, merilo::statem::kCrashTag);
   EXPECT_EQ(out->detail, "execute threw: full");
 }
+
+namespace {
+
+// The text of a file of merilo's source tree (MERILO_SOURCE_DIR).
+std::string source_text(const std::string& relative) {
+  std::ifstream in(std::string(MERILO_SOURCE_DIR) + "/" + relative);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(StatemDocs, TheHeaderListsTheNameOfEveryShrinkEnd) {
+  const std::string header = source_text("statem/include/merilo/statem/statem.hpp");
+  const std::string decl = "[[nodiscard]] std::string_view name(ShrinkEnd end) noexcept;";
+  const std::size_t at = header.find(decl);
+  ASSERT_NE(at, std::string::npos) << "statem.hpp no longer declares name(ShrinkEnd)";
+  const std::size_t line = header.rfind("///", at);
+  const std::string doc = header.substr(line, at - line);
+  for (const st::ShrinkEnd end :
+       {st::ShrinkEnd::converged, st::ShrinkEnd::bound_hit, st::ShrinkEnd::out_of_retries}) {
+    EXPECT_NE(doc.find(fmt::format("\"{}\"", st::name(end))), std::string::npos)
+        << "the doc of name(ShrinkEnd), " << doc << ", lacks \"" << st::name(end) << "\"";
+  }
+}
+
+}  // namespace

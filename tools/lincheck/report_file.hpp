@@ -1,10 +1,13 @@
 // report_file.hpp — where --html writes: checked before the history is
-// read, written only at the end, through a temporary file in the same
-// folder renamed over the target, so no run destroys a file it fails on.
+// read, written only at the end, through core::FileWriter (a temporary
+// file in the same folder renamed over the target), so no run destroys a
+// file it fails on.
 #ifndef MERILO_TOOLS_LINCHECK_REPORT_FILE_HPP
 #define MERILO_TOOLS_LINCHECK_REPORT_FILE_HPP
 
 #include <string>
+
+#include <merilo/core/file.hpp>
 
 namespace merilo::lincheck {
 
@@ -46,11 +49,8 @@ class ReportFile {
  private:
   std::string refuse(const std::string& why) const;
 
-  std::string shown_;   // the path as given, for messages
-  std::string target_;  // the path with symbolic links followed
-  std::string temp_;    // the temporary file, "" when none
-  int fd_ = -1;
-  unsigned mode_ = 0;  // the permissions the report gets
+  std::string shown_;        // the path as given, for messages
+  core::FileWriter writer_;  // links followed: the page goes where they lead
 };
 
 }  // namespace merilo::lincheck

@@ -44,7 +44,7 @@
 #include <string>     // the page
 #include <vector>     // rows
 
-#include <merilo/core/html.hpp>       // write_file
+#include <merilo/core/file.hpp>       // write_file
 #include <merilo/explore/replay.hpp>  // replay_rows, Row, Replayed
 #include <merilo/explore/system.hpp>  // System
 #include <merilo/explore/trace.hpp>   // Trace
@@ -69,8 +69,11 @@ template <System S>
 [[nodiscard]] std::string trace_html(S& sys, const Trace& trace,
                                      const TraceHtmlOptions& options = {});
 
-/// Writes `trace_html(sys, trace, options)` to the file `path`. Returns ""
-/// when the page was written, else the reason it was not. Never throws.
+/// Writes `trace_html(sys, trace, options)` to the file `path` with
+/// `core::write_file`: a FIFO, device or folder at `path` is refused, a
+/// symbolic link there is replaced (what it named is untouched), and the
+/// page is renamed into place once written. Returns "" when the page was
+/// written, else the reason it was not. Never throws.
 template <System S>
 [[nodiscard]] std::string write_trace_html(S& sys, const Trace& trace, const std::string& path,
                                            const TraceHtmlOptions& options = {}) noexcept;

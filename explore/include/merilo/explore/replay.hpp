@@ -55,8 +55,6 @@ struct Replayed {
   [[nodiscard]] bool ok() const noexcept { return error.empty() && !violation.found(); }
   /// One line: "ok", the error, or the violation.
   [[nodiscard]] std::string summary() const;
-  /// The old name of `summary()` (a result's one line is its `summary`).
-  [[deprecated("use summary()")]] [[nodiscard]] std::string describe() const { return summary(); }
 };
 
 /// Resets `sys`, follows `trace` checking invariants after every step, checks

@@ -174,8 +174,9 @@ concept Shows = System<S> && requires(const S& cs) {
 /// NOTE: `canonical` must be a symmetry of the system: `canonical(w)` must
 /// be a world that behaves like `w` up to renaming — the same invariants
 /// hold, as many kinds are enabled, `settled()`, `tuple()` and every
-/// sometimes property agree — and `canonical(canonical(w))` must equal
-/// `canonical(w)`. The explorer checks this on the worlds it samples
+/// sometimes property agree, one step from each reaches the same canonical
+/// forms — and `canonical(canonical(w))` must equal `canonical(w)`. The
+/// explorer checks this on the worlds it samples
 /// (docs/explore.md, "Symmetry") and stops with a usage error naming the
 /// first rule broken and a trace to the world that broke it.
 template <class S>

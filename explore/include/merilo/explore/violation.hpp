@@ -3,7 +3,7 @@
 // Every checker in merilo that takes steps — the explorer, `replay`, the
 // fuzz runner — reports what broke as a `Violation`: which rule
 // (`ViolationKind`), the trace from `reset()` to it, and what the adapter or
-// merilo said. One line for people comes from `describe()`:
+// merilo said. One line for people comes from `summary()`:
 //
 //   invariant "no one passes without paying" at step 1: 1 passed, 0 paid
 //
@@ -60,8 +60,6 @@ struct Violation {
   [[nodiscard]] bool found() const noexcept { return kind != ViolationKind::none; }
   /// One line: `invariant "name" at step 3: detail`.
   [[nodiscard]] std::string summary() const;
-  /// The old name of `summary()` (a result's one line is its `summary`).
-  [[deprecated("use summary()")]] [[nodiscard]] std::string describe() const { return summary(); }
 };
 
 }  // namespace merilo::explore

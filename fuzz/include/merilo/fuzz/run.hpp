@@ -81,8 +81,6 @@ struct Run {
   /// One line: "ok: 12 steps (9 from the input, 3 drained), stopped: settled"
   /// or the violation.
   [[nodiscard]] std::string summary() const;
-  /// The old name of `summary()` (a result's one line is its `summary`).
-  [[deprecated("use summary()")]] [[nodiscard]] std::string describe() const { return summary(); }
 };
 
 /// Runs one input against a system, reusing its buffers across inputs (the

@@ -398,46 +398,6 @@ struct BagSpec {
 /// "[1, 2, 2]" (sorted).
 [[nodiscard]] std::string merilo_describe(const BagModel& m);
 
-/// The old names of the `merilo_describe` overloads above: `describe` now
-/// means `core::describe` only (docs/design/one-vocabulary.md).
-[[deprecated("use merilo::core::describe")]] inline std::string describe(const RegisterCmd& c) {
-  return merilo_describe(c);
-}
-[[deprecated("use merilo::core::describe")]] inline std::string describe(const KvCmd& c) {
-  return merilo_describe(c);
-}
-[[deprecated("use merilo::core::describe")]] inline std::string describe(const QueueCmd& c) {
-  return merilo_describe(c);
-}
-[[deprecated("use merilo::core::describe")]] inline std::string describe(const BagCmd& c) {
-  return merilo_describe(c);
-}
-[[deprecated("use merilo::core::describe")]] inline std::string describe(
-    const RegisterResponse& r) {
-  return merilo_describe(r);
-}
-[[deprecated("use merilo::core::describe")]] inline std::string describe(const KvResponse& r) {
-  return merilo_describe(r);
-}
-[[deprecated("use merilo::core::describe")]] inline std::string describe(const QueueResponse& r) {
-  return merilo_describe(r);
-}
-[[deprecated("use merilo::core::describe")]] inline std::string describe(const BagResponse& r) {
-  return merilo_describe(r);
-}
-[[deprecated("use merilo::core::describe")]] inline std::string describe(const RegisterModel& m) {
-  return merilo_describe(m);
-}
-[[deprecated("use merilo::core::describe")]] inline std::string describe(const KvModel& m) {
-  return merilo_describe(m);
-}
-[[deprecated("use merilo::core::describe")]] inline std::string describe(const QueueModel& m) {
-  return merilo_describe(m);
-}
-[[deprecated("use merilo::core::describe")]] inline std::string describe(const BagModel& m) {
-  return merilo_describe(m);
-}
-
 }  // namespace merilo::linearize
 
 #endif  // MERILO_LINEARIZE_MODELS_HPP

@@ -137,10 +137,6 @@ struct FailureInfo {
   std::uint64_t shrunk_check = 0;
 };
 
-/// The old name of `FailureInfo` (statem's failure fields have the same
-/// name; docs/design/one-vocabulary.md).
-using FailureCore [[deprecated("use merilo::parallel::FailureInfo")]] = FailureInfo;
-
 /// A failing run, shrunk.
 template <class Cmd, class Resp>
 struct Failure : FailureInfo {

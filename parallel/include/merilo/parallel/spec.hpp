@@ -354,10 +354,6 @@ struct CheckOptions {
   std::uint64_t search_budget = 100'000;
 };
 
-/// The old name of `CheckOptions` (every component's settings are
-/// `<EntryPoint>Options`; docs/design/one-vocabulary.md).
-using CheckConfig [[deprecated("use merilo::parallel::CheckOptions")]] = CheckOptions;
-
 }  // namespace merilo::parallel
 
 #endif  // MERILO_PARALLEL_SPEC_HPP

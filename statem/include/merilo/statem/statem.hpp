@@ -119,7 +119,7 @@ enum class FailureStage : std::uint8_t {
 
 /// "setup", "command", "finish", "generation".
 [[nodiscard]] std::string_view name(FailureStage stage) noexcept;
-/// "converged", "bound hit".
+/// "converged", "bound hit", "out of retries".
 [[nodiscard]] std::string_view name(ShrinkEnd end) noexcept;
 
 /// The tag `replay` gives a list whose precondition rejects a command.
@@ -215,10 +215,6 @@ struct CheckOptions {
   /// the environment overrides it.
   std::string replay = {};
 };
-
-/// The old name of `CheckOptions` (every component's settings are
-/// `<EntryPoint>Options`; docs/design/one-vocabulary.md).
-using CheckConfig [[deprecated("use merilo::statem::CheckOptions")]] = CheckOptions;
 
 /// Every field of a failure except the two command lists: what the report
 /// renderer (compiled once, in statem/src) needs besides the printed lists.

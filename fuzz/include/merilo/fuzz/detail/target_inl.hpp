@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include <merilo/core/html.hpp>
+#include <merilo/core/file.hpp>
 #include <merilo/explore/framework.hpp>
 #include <merilo/explore/html.hpp>
 #include <merilo/explore/replay.hpp>
