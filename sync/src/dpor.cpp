@@ -30,9 +30,15 @@ bool Dpor::begin() {
     std::size_t i = path_.size();
     std::uint8_t p = 0;
     bool found = false;
+    bool next_value = false;
     while (i > 0 && !found) {
       --i;
       const Node& n = path_[i];
+      if (n.value + 1 < n.values) {  // the same step, reading another store
+        next_value = true;
+        found = true;
+        break;
+      }
       const auto todo = static_cast<ThreadSet>(n.backtrack & ~n.done & ~n.sleep & n.enabled);
       if (todo != 0) {
         p = static_cast<std::uint8_t>(std::countr_zero(todo));
@@ -44,8 +50,14 @@ bool Dpor::begin() {
       return false;
     }
     path_.resize(i + 1);
-    path_[i].chosen = p;
-    path_[i].done |= bit(p);
+    if (next_value) {
+      ++path_[i].value;
+    } else {
+      path_[i].chosen = p;
+      path_[i].done |= bit(p);
+      path_[i].values = 0;
+      path_[i].value = 0;
+    }
     replay_ = i + 1;
   } else {
     path_.clear();
@@ -104,6 +116,19 @@ std::uint8_t Dpor::choose(ThreadSet enabled, const Pending& pending, std::uint8_
   n.done = bit(n.chosen);
   path_.push_back(n);
   return n.chosen;
+}
+
+std::size_t Dpor::choose_value(std::size_t count) {
+  if (blocked_ || step_ == 0 || step_ > path_.size() || count < 2) return 0;
+  Node& n = path_[step_ - 1];
+  if (n.values == 0) {
+    n.values = static_cast<std::uint32_t>(count);
+    n.value = 0;
+  } else if (n.values != count) {
+    diverged_ = true;
+    return 0;
+  }
+  return n.value;
 }
 
 void Dpor::end(const Pending& left) {

@@ -91,6 +91,7 @@
 #include <merilo/linearize/model.hpp>  // linearize::Model, linearize::Caller
 #include <merilo/statem/gen.hpp>       // Gen, Rng
 #include <merilo/statem/statem.hpp>    // Violation, Admission, ShrinkEnd, ShrinkStop
+#include <merilo/sync/tags.hpp>        // the controlled runs' misuse tags
 
 namespace merilo::parallel {
 
@@ -116,16 +117,16 @@ inline constexpr std::string_view kLivelockTag = "statem.livelock";
 inline constexpr std::string_view kNondeterministicTag = "statem.nondeterministic";
 /// Under a controlled scheduler, a thread unlocked a `sync` mutex that
 /// another thread holds.
-inline constexpr std::string_view kUnlockNotOwnedTag = "statem.unlock_not_owned";
+inline constexpr std::string_view kUnlockNotOwnedTag = sync::kUnlockNotOwnedTag;
 /// Under a controlled scheduler, a thread unlocked a `sync` mutex that no
 /// thread holds (a second unlock).
-inline constexpr std::string_view kDoubleUnlockTag = "statem.double_unlock";
+inline constexpr std::string_view kDoubleUnlockTag = sync::kDoubleUnlockTag;
 /// Under a controlled scheduler, a thread waited on a `sync`
 /// condition_variable without holding the lock it passed.
-inline constexpr std::string_view kWaitWithoutLockTag = "statem.wait_without_lock";
+inline constexpr std::string_view kWaitWithoutLockTag = sync::kWaitWithoutLockTag;
 /// Under a controlled scheduler, a `sync` mutex was destroyed while a
 /// thread held it.
-inline constexpr std::string_view kDestroyedLockedTag = "statem.destroyed_locked";
+inline constexpr std::string_view kDestroyedLockedTag = sync::kDestroyedLockedTag;
 /// Threads a check may abandon (calls that never returned) before it stops
 /// shrinking: each holds a system alive.
 inline constexpr std::size_t kMaxAbandonedThreads = 32;
@@ -254,7 +255,7 @@ struct Case {
 /// Who decides the interleaving of a race.
 ///
 /// The controlled schedulers need a system written against merilo::sync
-/// (merilo/parallel/sync.hpp): its operations are where they switch threads.
+/// (merilo/sync/sync.hpp): its operations are where they switch threads.
 enum class Scheduler : std::uint8_t {
   /// `preemption_bounded` for a case whose first controlled execution
   /// reached a merilo::sync operation; `stress` for one that did not.

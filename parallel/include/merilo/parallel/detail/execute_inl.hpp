@@ -24,12 +24,12 @@
 #include <vector>
 
 #include <merilo/core/hash.hpp>  // core::mix64 draws the stress jitter
-#include <merilo/parallel/detail/controller.hpp>
+#include <merilo/parallel/detail/controlled.hpp>
 #include <merilo/parallel/detail/crew.hpp>
 #include <merilo/parallel/detail/generate_inl.hpp>
 #include <merilo/parallel/detail/judge.hpp>
 #include <merilo/parallel/failure.hpp>
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 #include <merilo/statem/guard.hpp>
 
 namespace merilo::parallel::detail {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include <merilo/core/hash.hpp>  // core::mix64 derives the random schedules' seeds
-#include <merilo/parallel/detail/controller.hpp>
+#include <merilo/parallel/detail/controlled.hpp>
 #include <merilo/parallel/detail/crew.hpp>
 #include <merilo/parallel/detail/execute_inl.hpp>
 #include <merilo/parallel/detail/schedule_search.hpp>

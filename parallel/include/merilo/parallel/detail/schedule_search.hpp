@@ -21,7 +21,7 @@
 #include <cstdint>  // std::uint8_t
 #include <vector>   // the path, per-round counts
 
-#include <merilo/parallel/detail/controller.hpp>  // Decision
+#include <merilo/parallel/detail/controlled.hpp>  // Decision
 #include <merilo/parallel/failure.hpp>            // Switch
 
 namespace merilo::parallel::detail {

@@ -25,6 +25,7 @@
 //   while (dpor.begin()) {
 //     // run the program; at each step:
 //     //   t = dpor.choose(enabled, pending, preferred);
+//     //   (and, where thread t's step has alternatives: v = dpor.choose_value(n))
 //     dpor.end(pending_at_the_end);
 //   }
 //   // dpor.complete(): every trace was run.
@@ -66,6 +67,11 @@ class Dpor {
   /// where the reduction leaves a free choice, so the first execution is
   /// the runtime's default schedule).
   std::uint8_t choose(ThreadSet enabled, const Pending& pending, std::uint8_t preferred);
+  /// Which of `count` alternatives the step just chosen takes (the store a
+  /// load reads, the place a store takes in modification order: the
+  /// memory model's choices). Every alternative is explored, each as a
+  /// subtree of its own: the reduction prunes thread orders, never values.
+  std::size_t choose_value(std::size_t count);
   /// The execution begun last has ended (every thread finished, or it
   /// stopped: a failure, a deadlock, a step budget). `left` holds the step
   /// each unfinished thread was about to take (`Access::none` for a
@@ -94,6 +100,8 @@ class Dpor {
     ThreadSet backtrack = 0;  // threads to explore from this state
     ThreadSet done = 0;       // threads explored (or under way) from it
     ThreadSet sleep = 0;      // threads asleep on entry
+    std::uint32_t values = 0;  // alternatives of the chosen step (0: not known yet)
+    std::uint32_t value = 0;   // the alternative under way
   };
 
   [[nodiscard]] Footprint step_of(std::size_t i) const noexcept {

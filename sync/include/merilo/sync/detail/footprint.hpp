@@ -52,6 +52,10 @@ enum class Access : std::uint8_t {
 struct Footprint {
   Access access = Access::none;  ///< How it touches the object.
   std::uint32_t object = 0;      ///< Which object (1-based), or 0.
+  /// A seq_cst atomic access: seq_cst accesses are in one total order,
+  /// which the memory model checks across locations, so two of them are
+  /// dependent whatever they touch.
+  bool sc = false;
 
   friend bool operator==(const Footprint&, const Footprint&) = default;
 };
@@ -61,7 +65,9 @@ struct Footprint {
   if (a.access == Access::global || b.access == Access::global) {
     return a.access != Access::none && b.access != Access::none;
   }
-  if (a.access == Access::none || b.access == Access::none || a.object != b.object) return false;
+  if (a.access == Access::none || b.access == Access::none) return false;
+  if (a.sc && b.sc) return true;
+  if (a.object != b.object) return false;
   // Order the pair so that each case is written once.
   if (static_cast<std::uint8_t>(a.access) > static_cast<std::uint8_t>(b.access)) {
     const Footprint t = a;

@@ -1,4 +1,4 @@
-// merilo/parallel/sync.hpp — drop-in std synchronisation types that let the
+// merilo/sync/sync.hpp — drop-in std synchronisation types that let the
 // parallel tester own the schedule.
 //
 // `merilo::sync` has `atomic<T>`,
@@ -61,21 +61,25 @@
 // it; sync::mutex misuse (an unlock by a non-owner, a second unlock, a
 // condition wait without the lock, a held mutex destroyed) is a verdict of
 // its own (docs/parallel.md).
-#ifndef MERILO_PARALLEL_SYNC_HPP
-#define MERILO_PARALLEL_SYNC_HPP
+#ifndef MERILO_SYNC_SYNC_HPP
+#define MERILO_SYNC_SYNC_HPP
 
 #include <atomic>              // the std types underneath
 #include <chrono>              // timed waits
 #include <condition_variable>  // condition_variable
 #include <cstddef>             // std::size_t
+#include <cstdint>             // values as bits
 #include <cstring>             // atomic::wait compares value representations
 #include <exception>           // std::uncaught_exceptions
 #include <mutex>               // mutex, recursive_mutex, std::unique_lock
 #include <shared_mutex>        // shared_mutex
 #include <thread>              // std::this_thread::yield
+#include <memory>              // thread's shared state
+#include <system_error>        // thread::join of a thread that is not joinable
+#include <tuple>               // thread's arguments
 #include <type_traits>         // member constraints
 
-#include <merilo/parallel/detail/controller.hpp>  // the hook every operation reads
+#include <merilo/sync/detail/controller.hpp>  // the hook every operation reads
 
 namespace merilo::sync {
 
@@ -85,11 +89,70 @@ namespace merilo::sync {
 struct Cancelled {};
 
 namespace detail {
-using parallel::detail::active_controller;
-using parallel::detail::Controller;
-using parallel::detail::controller_for;
-using parallel::detail::Release;
-using parallel::detail::SyncOp;
+/// T's values go through the memory model (bits of a trivially copyable T
+/// of up to 8 bytes); other atomics stay sequentially consistent.
+template <class T>
+inline constexpr bool kModelled = std::is_trivially_copyable_v<T> &&
+                                  std::is_default_constructible_v<T> && sizeof(T) <= 8;
+
+/// The bits of `v`, widened to 64 (unused bytes zero).
+template <class T>
+[[nodiscard]] std::uint64_t to_bits(const T& v) noexcept {
+  std::uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof(T));
+  return b;
+}
+/// The T whose bits `to_bits` gave.
+template <class T>
+[[nodiscard]] T from_bits(std::uint64_t b) noexcept {
+  T v;
+  std::memcpy(&v, &b, sizeof(T));
+  return v;
+}
+/// std::memory_order as the memory model names it.
+[[nodiscard]] constexpr MemOrder mem_order(std::memory_order o) noexcept {
+  switch (o) {
+    case std::memory_order_relaxed:
+      return MemOrder::relaxed;
+    case std::memory_order_consume:
+      return MemOrder::consume;
+    case std::memory_order_acquire:
+      return MemOrder::acquire;
+    case std::memory_order_release:
+      return MemOrder::release;
+    case std::memory_order_acq_rel:
+      return MemOrder::acq_rel;
+    case std::memory_order_seq_cst:
+      return MemOrder::seq_cst;
+  }
+  return MemOrder::seq_cst;
+}
+/// The failure order std derives from a compare-exchange's one order.
+[[nodiscard]] constexpr std::memory_order failure_order(std::memory_order o) noexcept {
+  if (o == std::memory_order_acq_rel) return std::memory_order_acquire;
+  if (o == std::memory_order_release) return std::memory_order_relaxed;
+  return o;
+}
+/// x + d as std::atomic's fetch_add computes it (integers wrap around).
+template <class T, class D>
+[[nodiscard]] T add(T x, D d) noexcept {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(x) + static_cast<U>(d)));
+  } else {
+    return x + d;
+  }
+}
+/// x - d, likewise.
+template <class T, class D>
+[[nodiscard]] T sub(T x, D d) noexcept {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(x) - static_cast<U>(d)));
+  } else {
+    return x - d;
+  }
+}
 
 /// A scheduling point before `op` on `object`, when a controlled run is active.
 inline void visit(SyncOp op, const void* object) noexcept {
@@ -102,7 +165,7 @@ inline void visit(SyncOp op, const void* object) noexcept {
 /// until it succeeds, blocking while another thread holds it.
 template <class TryLock, class Lock>
 void controlled_acquire(Controller& c, const void* self, SyncOp op, TryLock try_lock, Lock lock) {
-  c.point(op, self);
+  c.acquire_point(op, self);
   while (!try_lock()) {
     if (!c.block(op, self)) {  // control dropped: the plain operation
       lock();
@@ -155,14 +218,32 @@ class atomic {
   /// std::atomic::is_lock_free.
   [[nodiscard]] bool is_lock_free() const noexcept { return a_.is_lock_free(); }
 
-  /// std::atomic::load.
+  /// std::atomic::load. Under `sync::model` it may read any store the
+  /// C++ memory model allows it to.
   T load(std::memory_order order = std::memory_order_seq_cst) const noexcept {
-    detail::visit(detail::SyncOp::load, this);
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::load, this)) [[unlikely]] {
+      c->point(detail::SyncOp::load, this, order == std::memory_order_seq_cst);
+      if constexpr (detail::kModelled<T>) {
+        if (c->models_memory()) {
+          return detail::from_bits<T>(
+              c->model_load(this, detail::mem_order(order), bits_now()));
+        }
+      }
+    }
     return a_.load(order);
   }
   /// std::atomic::store.
   void store(T desired, std::memory_order order = std::memory_order_seq_cst) noexcept {
-    detail::visit(detail::SyncOp::store, this);
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::store, this)) [[unlikely]] {
+      c->point(detail::SyncOp::store, this, order == std::memory_order_seq_cst);
+      if constexpr (detail::kModelled<T>) {
+        if (c->models_memory()) {
+          keep(c->model_store(this, detail::mem_order(order), detail::to_bits(desired),
+                              bits_now()));
+          return;
+        }
+      }
+    }
     a_.store(desired, order);
   }
   /// load().
@@ -174,32 +255,31 @@ class atomic {
   }
   /// std::atomic::exchange.
   T exchange(T desired, std::memory_order order = std::memory_order_seq_cst) noexcept {
-    detail::visit(detail::SyncOp::rmw, this);
-    return a_.exchange(desired, order);
+    return rmw(
+        order, bits_of(desired), [](std::uint64_t, std::uint64_t d) noexcept { return d; },
+        [&] { return a_.exchange(desired, order); });
   }
   /// std::atomic::compare_exchange_weak (never fails spuriously under control).
   bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
                              std::memory_order failure) noexcept {
-    detail::visit(detail::SyncOp::cas, this);
-    return a_.compare_exchange_weak(expected, desired, success, failure);
+    return cas(expected, desired, success, failure,
+               [&] { return a_.compare_exchange_weak(expected, desired, success, failure); });
   }
   /// See the four-argument overload.
   bool compare_exchange_weak(T& expected, T desired,
                              std::memory_order order = std::memory_order_seq_cst) noexcept {
-    detail::visit(detail::SyncOp::cas, this);
-    return a_.compare_exchange_weak(expected, desired, order);
+    return compare_exchange_weak(expected, desired, order, detail::failure_order(order));
   }
   /// std::atomic::compare_exchange_strong.
   bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
                                std::memory_order failure) noexcept {
-    detail::visit(detail::SyncOp::cas, this);
-    return a_.compare_exchange_strong(expected, desired, success, failure);
+    return cas(expected, desired, success, failure,
+               [&] { return a_.compare_exchange_strong(expected, desired, success, failure); });
   }
   /// See the four-argument overload.
   bool compare_exchange_strong(T& expected, T desired,
                                std::memory_order order = std::memory_order_seq_cst) noexcept {
-    detail::visit(detail::SyncOp::cas, this);
-    return a_.compare_exchange_strong(expected, desired, order);
+    return compare_exchange_strong(expected, desired, order, detail::failure_order(order));
   }
 
   /// std::atomic::fetch_add (integral, floating-point and pointer T).
@@ -209,8 +289,13 @@ class atomic {
   }
   T fetch_add(typename std::atomic<D>::difference_type arg,
               std::memory_order order = std::memory_order_seq_cst) noexcept {
-    detail::visit(detail::SyncOp::rmw, this);
-    return a_.fetch_add(arg, order);
+    using Diff = typename std::atomic<D>::difference_type;
+    return rmw(
+        order, bits_of(arg),
+        [](std::uint64_t r, std::uint64_t a) noexcept {
+          return bits_of(detail::add(detail::from_bits<T>(r), detail::from_bits<Diff>(a)));
+        },
+        [&] { return a_.fetch_add(arg, order); });
   }
   /// std::atomic::fetch_sub.
   template <class D = T>
@@ -219,32 +304,40 @@ class atomic {
   }
   T fetch_sub(typename std::atomic<D>::difference_type arg,
               std::memory_order order = std::memory_order_seq_cst) noexcept {
-    detail::visit(detail::SyncOp::rmw, this);
-    return a_.fetch_sub(arg, order);
+    using Diff = typename std::atomic<D>::difference_type;
+    return rmw(
+        order, bits_of(arg),
+        [](std::uint64_t r, std::uint64_t a) noexcept {
+          return bits_of(detail::sub(detail::from_bits<T>(r), detail::from_bits<Diff>(a)));
+        },
+        [&] { return a_.fetch_sub(arg, order); });
   }
   /// std::atomic::fetch_and (integral T).
   template <class D = T>
   requires std::is_integral_v<D> T fetch_and(T arg,
                                              std::memory_order order = std::memory_order_seq_cst)
   noexcept {
-    detail::visit(detail::SyncOp::rmw, this);
-    return a_.fetch_and(arg, order);
+    return rmw(
+        order, bits_of(arg), [](std::uint64_t r, std::uint64_t a) noexcept { return r & a; },
+        [&] { return a_.fetch_and(arg, order); });
   }
   /// std::atomic::fetch_or (integral T).
   template <class D = T>
   requires std::is_integral_v<D> T fetch_or(T arg,
                                             std::memory_order order = std::memory_order_seq_cst)
   noexcept {
-    detail::visit(detail::SyncOp::rmw, this);
-    return a_.fetch_or(arg, order);
+    return rmw(
+        order, bits_of(arg), [](std::uint64_t r, std::uint64_t a) noexcept { return r | a; },
+        [&] { return a_.fetch_or(arg, order); });
   }
   /// std::atomic::fetch_xor (integral T).
   template <class D = T>
   requires std::is_integral_v<D> T fetch_xor(T arg,
                                              std::memory_order order = std::memory_order_seq_cst)
   noexcept {
-    detail::visit(detail::SyncOp::rmw, this);
-    return a_.fetch_xor(arg, order);
+    return rmw(
+        order, bits_of(arg), [](std::uint64_t r, std::uint64_t a) noexcept { return r ^ a; },
+        [&] { return a_.fetch_xor(arg, order); });
   }
 
   /// ++a, a++, --a, a-- and the compound assignments, as std::atomic has them.
@@ -303,7 +396,12 @@ class atomic {
     }
     for (;;) {
       c->point(detail::SyncOp::atomic_wait, this);
-      const T now = a_.load(order);
+      T now = a_.load(order);
+      if constexpr (detail::kModelled<T>) {
+        if (c->models_memory()) {
+          now = detail::from_bits<T>(c->model_load(this, detail::mem_order(order), bits_now()));
+        }
+      }
       if (std::memcmp(&now, &old, sizeof(T)) != 0) return;
       bool controlled = false;
       try {
@@ -337,6 +435,65 @@ class atomic {
   }
 
  private:
+  /// The bits of `v` (0 for a T the model does not hold).
+  template <class V>
+  static std::uint64_t bits_of(const V& v) noexcept {
+    if constexpr (detail::kModelled<V>) {
+      return detail::to_bits(v);
+    } else {
+      return 0;
+    }
+  }
+  /// The value held now, as bits (the location's value when a run first
+  /// uses it).
+  std::uint64_t bits_now() const noexcept {
+    return bits_of(a_.load(std::memory_order_relaxed));
+  }
+  /// Keeps the value newest in modification order in the std atomic, so
+  /// code outside the run reads it.
+  void keep(std::uint64_t latest) noexcept {
+    if constexpr (detail::kModelled<T>) a_.store(detail::from_bits<T>(latest), std::memory_order_relaxed);
+  }
+  /// A read-modify-write: through the model under `sync::model`, else `plain`.
+  template <class Plain>
+  T rmw(std::memory_order order, std::uint64_t arg, detail::Controller::Modify modify,
+        Plain plain) noexcept {
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::rmw, this)) [[unlikely]] {
+      c->point(detail::SyncOp::rmw, this, order == std::memory_order_seq_cst);
+      if constexpr (detail::kModelled<T>) {
+        if (c->models_memory()) {
+          std::uint64_t latest = 0;
+          const std::uint64_t read =
+              c->model_rmw(this, detail::mem_order(order), bits_now(), modify, arg, latest);
+          keep(latest);
+          return detail::from_bits<T>(read);
+        }
+      }
+    }
+    return plain();
+  }
+  /// A compare-exchange: through the model under `sync::model`, else `plain`.
+  template <class Plain>
+  bool cas(T& expected, T desired, std::memory_order success, std::memory_order failure,
+           Plain plain) noexcept {
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::cas, this)) [[unlikely]] {
+      c->point(detail::SyncOp::cas, this,
+               success == std::memory_order_seq_cst || failure == std::memory_order_seq_cst);
+      if constexpr (detail::kModelled<T>) {
+        if (c->models_memory()) {
+          std::uint64_t latest = 0;
+          const detail::CasResult r = c->model_cas(
+              this, detail::to_bits(expected), detail::to_bits(desired), detail::mem_order(success),
+              detail::mem_order(failure), bits_now(), latest);
+          keep(latest);
+          if (!r.success) expected = detail::from_bits<T>(r.read);
+          return r.success;
+        }
+      }
+    }
+    return plain();
+  }
+
   std::atomic<T> a_;
 };
 
@@ -349,21 +506,49 @@ class atomic_flag {
 
   /// std::atomic_flag::test_and_set.
   bool test_and_set(std::memory_order order = std::memory_order_seq_cst) noexcept {
-    detail::visit(detail::SyncOp::rmw, this);
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::rmw, this)) [[unlikely]] {
+      c->point(detail::SyncOp::rmw, this, order == std::memory_order_seq_cst);
+      if (c->models_memory()) {
+        std::uint64_t latest = 0;
+        const std::uint64_t read = c->model_rmw(
+            this, detail::mem_order(order), now(),
+            [](std::uint64_t, std::uint64_t) noexcept { return std::uint64_t{1}; }, 0, latest);
+        keep(latest);
+        return read != 0;
+      }
+    }
     return f_.test_and_set(order);
   }
   /// std::atomic_flag::clear.
   void clear(std::memory_order order = std::memory_order_seq_cst) noexcept {
-    detail::visit(detail::SyncOp::store, this);
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::store, this)) [[unlikely]] {
+      c->point(detail::SyncOp::store, this, order == std::memory_order_seq_cst);
+      if (c->models_memory()) {
+        keep(c->model_store(this, detail::mem_order(order), 0, now()));
+        return;
+      }
+    }
     f_.clear(order);
   }
   /// std::atomic_flag::test.
   [[nodiscard]] bool test(std::memory_order order = std::memory_order_seq_cst) const noexcept {
-    detail::visit(detail::SyncOp::load, this);
+    if (detail::Controller* c = detail::controller_for(detail::SyncOp::load, this)) [[unlikely]] {
+      c->point(detail::SyncOp::load, this, order == std::memory_order_seq_cst);
+      if (c->models_memory()) return c->model_load(this, detail::mem_order(order), now()) != 0;
+    }
     return f_.test(order);
   }
 
  private:
+  std::uint64_t now() const noexcept { return f_.test(std::memory_order_relaxed) ? 1 : 0; }
+  void keep(std::uint64_t latest) noexcept {
+    if (latest != 0) {
+      (void)f_.test_and_set(std::memory_order_relaxed);
+    } else {
+      f_.clear(std::memory_order_relaxed);
+    }
+  }
+
   std::atomic_flag f_;
 };
 
@@ -639,6 +824,144 @@ class condition_variable {
   std::condition_variable cv_;
 };
 
+/// std::atomic_thread_fence. Under `sync::model` it orders the calling
+/// thread's atomics as the C++ memory model says; elsewhere it is std's.
+inline void atomic_thread_fence(std::memory_order order) noexcept {
+  if (detail::Controller* c = detail::controller_for(detail::SyncOp::fence, nullptr)) [[unlikely]] {
+    c->point(detail::SyncOp::fence, nullptr, order == std::memory_order_seq_cst);
+    if (c->models_memory()) {
+      c->model_fence(detail::mem_order(order));
+      return;
+    }
+  }
+  std::atomic_thread_fence(order);
+}
+
+namespace detail {
+/// The spawn step of a sync::thread under control: returns the new
+/// thread's index. Too many threads is misuse (recorded): the caller's
+/// thread leaves with `Cancelled`.
+inline std::uint8_t start_thread(Controller& c, const void* start, const void* finish) {
+  c.point(SyncOp::spawn, start);
+  const std::uint8_t t = c.spawn(start, finish);
+  if (t == kNoThread) throw Cancelled{};
+  return t;
+}
+/// The body of a sync::thread's OS thread under control.
+template <class F>
+void run_thread(Controller& c, std::uint8_t t, const void* finish, F& call) noexcept {
+  c.enter(t);
+  bool cancelled = false;
+  try {
+    call();
+  } catch (const Cancelled&) {
+    cancelled = true;
+  } catch (...) {
+    c.thread_failed(std::current_exception());
+  }
+  if (!cancelled) c.point(SyncOp::finish, finish);
+  c.leave(t);
+}
+/// sync::thread::join under control: runs once thread `t` has ended.
+inline void join_thread(Controller& c, std::uint8_t t, const void* finish) {
+  c.acquire_point(SyncOp::join, finish);
+  c.joined(t);
+}
+}  // namespace detail
+
+/// std::thread. Started inside `sync::model` it is a thread of the run:
+/// it starts, runs and ends under the controller, and `join` waits for it
+/// under control; a failure inside it (a `MERILO_SYNC_ASSERT`, an
+/// exception) fails the execution. Elsewhere it is a std::thread. There is
+/// no `detach`: every thread of a checked run must be joined.
+class thread {
+ public:
+  /// The id of a std::thread.
+  using id = std::thread::id;
+
+  thread() noexcept = default;
+  /// Starts `f(args...)` on a new thread.
+  template <class F, class... Args>
+  requires(!std::is_same_v<std::remove_cvref_t<F>, thread>) explicit thread(F&& f, Args&&... args)
+      : state_(std::make_unique<State>()) {
+    auto call = [fn = std::decay_t<F>(std::forward<F>(f)),
+                 tuple = std::make_tuple(std::decay_t<Args>(std::forward<Args>(args))...)]() mutable {
+      std::apply(fn, std::move(tuple));
+    };
+    detail::Controller* c = detail::controller_for(detail::SyncOp::spawn, state_.get());
+    if (c == nullptr) {
+      state_->os = std::thread(std::move(call));
+      return;
+    }
+    state_->controller = c;
+    state_->index = detail::start_thread(*c, &state_->start, &state_->finish);
+    State* st = state_.get();
+    state_->os = std::thread([st, c, call = std::move(call)]() mutable {
+      detail::run_thread(*c, st->index, &st->finish, call);
+    });
+  }
+  thread(thread&&) noexcept = default;
+  /// A joinable thread cannot be assigned over (std::terminate in std).
+  thread& operator=(thread&& other) noexcept {
+    if (this != &other) {
+      end_unjoined();
+      state_ = std::move(other.state_);
+    }
+    return *this;
+  }
+  thread(const thread&) = delete;
+  thread& operator=(const thread&) = delete;
+  /// A thread still joinable here is joined; under `sync::model` that is
+  /// reported (`sync.not_joined`), where std would call std::terminate.
+  ~thread() { end_unjoined(); }
+
+  /// Whether the thread has not been joined yet.
+  [[nodiscard]] bool joinable() const noexcept { return state_ && state_->os.joinable(); }
+  /// Waits until the thread ends (under control: a step that can run only
+  /// once it has ended).
+  void join() {
+    if (!joinable()) throw std::system_error(std::make_error_code(std::errc::invalid_argument));
+    if (state_->controller != nullptr && state_->controller == detail::active_controller()) {
+      detail::join_thread(*state_->controller, state_->index, &state_->finish);
+      if (!state_->controller->finished(state_->index)) {
+        // A cancelled run, and this thread unwinds: the other may be
+        // parked for good (it is abandoned with its run).
+        state_->os.detach();
+        return;
+      }
+    }
+    state_->os.join();
+  }
+  /// The std::thread's id.
+  [[nodiscard]] id get_id() const noexcept { return state_ ? state_->os.get_id() : id{}; }
+  /// std::thread::hardware_concurrency.
+  [[nodiscard]] static unsigned hardware_concurrency() noexcept {
+    return std::thread::hardware_concurrency();
+  }
+
+ private:
+  struct State {
+    std::thread os;
+    detail::Controller* controller = nullptr;
+    std::uint8_t index = 0;
+    char start = 0;   // the token of its first step
+    char finish = 0;  // the token of its last step (and of its joiner's)
+  };
+  void end_unjoined() noexcept {
+    if (!joinable()) return;
+    if (state_->controller != nullptr && std::uncaught_exceptions() == 0) {
+      state_->controller->not_joined();
+    }
+    try {
+      join();
+    } catch (...) {  // NOLINT(bugprone-empty-catch): a cancelled run; the OS thread ends by itself
+      if (state_->os.joinable()) state_->os.join();
+    }
+  }
+
+  std::unique_ptr<State> state_;
+};
+
 /// std::this_thread, as far as scheduling goes.
 namespace this_thread {
 /// std::this_thread::yield. Under control a yield lets another runnable
@@ -657,4 +980,4 @@ inline void yield() {
 
 }  // namespace merilo::sync
 
-#endif  // MERILO_PARALLEL_SYNC_HPP
+#endif  // MERILO_SYNC_SYNC_HPP

@@ -1,6 +1,6 @@
 // controller.cpp — turns, decisions, blocking and deadlock detection of a
 // controlled run (detail/controller.hpp).
-#include <merilo/parallel/detail/controller.hpp>
+#include <merilo/sync/detail/controller.hpp>
 
 #include <algorithm>   // std::find, std::min_element
 #include <bit>         // std::popcount
@@ -23,10 +23,9 @@
 
 #include <fmt/core.h>
 
-#include <merilo/parallel/spec.hpp>  // the misuse verdicts' tags
-#include <merilo/parallel/sync.hpp>  // sync::Cancelled
+#include <merilo/sync/sync.hpp>  // sync::Cancelled
 
-namespace merilo::parallel::detail {
+namespace merilo::sync::detail {
 
 const char* name(SyncOp op) noexcept {
   switch (op) {
@@ -60,8 +59,71 @@ const char* name(SyncOp op) noexcept {
       return "condition_variable notify";
     case SyncOp::yield:
       return "yield";
+    case SyncOp::fence:
+      return "atomic_thread_fence";
+    case SyncOp::spawn:
+      return "thread start";
+    case SyncOp::start:
+      return "first step";
+    case SyncOp::finish:
+      return "thread end";
+    case SyncOp::join:
+      return "thread join";
   }
   return "?";
+}
+
+Footprint footprint_of(SyncOp op, std::uint32_t object, bool sc) noexcept {
+  Access a = Access::none;
+  switch (op) {
+    case SyncOp::load:
+    case SyncOp::atomic_wait:
+      a = Access::read;
+      break;
+    case SyncOp::store:
+    case SyncOp::rmw:
+    case SyncOp::cas:
+      a = Access::write;
+      break;
+    case SyncOp::atomic_notify:
+    case SyncOp::cv_notify:
+      a = Access::notify;
+      break;
+    case SyncOp::lock:
+    case SyncOp::start:  // acquires what the spawn released
+    case SyncOp::join:   // acquires what the thread's end released
+      a = Access::lock;
+      break;
+    case SyncOp::try_lock:
+      a = Access::try_lock;
+      break;
+    case SyncOp::unlock:
+    case SyncOp::spawn:
+    case SyncOp::finish:
+      a = Access::unlock;
+      break;
+    case SyncOp::lock_shared:
+      a = Access::lock_shared;
+      break;
+    case SyncOp::unlock_shared:
+      a = Access::unlock_shared;
+      break;
+    case SyncOp::call:     // a call boundary orders the history
+    case SyncOp::cv_wait:  // releases its mutex, then waits: both
+      a = Access::global;
+      break;
+    case SyncOp::fence:  // only a seq_cst fence is seen by other threads
+      a = sc ? Access::global : Access::none;
+      break;
+    case SyncOp::yield:
+      a = Access::none;
+      break;
+  }
+  Footprint f;
+  f.access = a;
+  f.object = a == Access::none || a == Access::global ? 0 : object;
+  f.sc = sc && a != Access::none;
+  return f;
 }
 
 bool is_preemption(const Decision& d, std::uint8_t chosen) noexcept {
@@ -205,6 +267,11 @@ void note_uncontrolled(SyncOp op, const void* object) noexcept {
 struct Controller::Thread {
   enum class State : std::uint8_t { absent, runnable, blocked, finished };
   State state = State::absent;
+  // The step it takes when chosen (sync::model runs): its op and object.
+  SyncOp pending_op = SyncOp::call;
+  const void* pending_object = nullptr;
+  Footprint pending{};
+  const void* finish_token = nullptr;  // its end, which a join waits for
   const void* blocked_on = nullptr;
   SyncOp blocked_op = SyncOp::call;
   bool timed = false;
@@ -222,6 +289,22 @@ Controller::Controller(std::size_t threads, Chooser chooser, std::size_t max_ste
     : threads_(std::min(threads, kMaxControlledThreads)),
       chooser_(std::move(chooser)),
       max_steps_(max_steps) {
+  active_runs.fetch_add(1, std::memory_order_relaxed);
+  const std::lock_guard lock(registry_mu());
+  try {
+    registry().push_back(this);
+  } catch (...) {
+    active_runs.fetch_sub(1, std::memory_order_relaxed);
+    throw;
+  }
+}
+
+Controller::Controller(Strategy& strategy, MemoryModel* memory, std::size_t max_steps)
+    : max_steps_(max_steps), strategy_(&strategy), memory_(memory), dynamic_(true) {
+  // Spawned threads are added while others hold references into threads_.
+  threads_.reserve(kMaxControlledThreads);
+  threads_.emplace_back();
+  if (memory_ != nullptr) memory_->reset();
   active_runs.fetch_add(1, std::memory_order_relaxed);
   const std::lock_guard lock(registry_mu());
   try {
@@ -284,11 +367,35 @@ void Controller::park_locked(std::unique_lock<std::mutex>& lock) {
   --parked_;
 }
 
+bool Controller::enabled_locked(std::size_t t) const {
+  const Thread& th = threads_[t];
+  if (th.state != Thread::State::runnable) return false;
+  if (!dynamic_) return true;
+  if (th.pending_op == SyncOp::lock) {
+    for (std::size_t o = 0; o < threads_.size(); ++o) {
+      const auto& h = threads_[o].held;
+      if (o != t && std::find(h.begin(), h.end(), th.pending_object) != h.end()) return false;
+    }
+  }
+  if (th.pending_op == SyncOp::join) {
+    for (const Thread& child : threads_) {
+      if (child.finish_token == th.pending_object) return child.state == Thread::State::finished;
+    }
+  }
+  return true;
+}
+
 void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint8_t me, SyncOp op,
-                               const void* object, bool yielded) {
+                               const void* object, bool yielded, bool sc) {
+  if (dynamic_ && me != kNoThread && threads_[me].state != Thread::State::finished) {
+    Thread& th = threads_[me];
+    th.pending_op = op;
+    th.pending_object = object;
+    th.pending = footprint_of(op, object_id_locked(object), sc);
+  }
   std::uint8_t mask = 0;
   for (std::size_t t = 0; t < threads_.size(); ++t) {
-    if (threads_[t].state == Thread::State::runnable) mask |= static_cast<std::uint8_t>(1U << t);
+    if (enabled_locked(t)) mask |= static_cast<std::uint8_t>(1U << t);
   }
   if (mask == 0) {
     // Time passes only when nobody can run: the timed waiter that blocked
@@ -351,7 +458,26 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
   d.op = op;
   d.object = object_id_locked(object);
   std::uint8_t chosen = 0;
-  if (std::popcount(mask) == 1) {
+  if (strategy_ != nullptr) {
+    PendingSteps pending{};
+    for (std::size_t t = 0; t < threads_.size(); ++t) {
+      if (threads_[t].state != Thread::State::finished) pending[t] = threads_[t].pending;
+    }
+    const std::uint8_t preferred = std::popcount(mask) == 1
+                                       ? static_cast<std::uint8_t>(std::countr_zero(mask))
+                                       : default_choice(d);
+    chosen = strategy_->next_thread(d, pending, preferred);
+    if (chosen >= threads_.size() || ((mask >> chosen) & 1U) == 0) chosen = preferred;
+    log_.push_back(StepRecord{chosen, threads_[chosen].pending_op,
+                              object_id_locked(threads_[chosen].pending_object),
+                              is_preemption(d, chosen)});
+    if (std::popcount(mask) > 1) {
+      d.chosen = chosen;
+      decisions_.push_back(d);
+      trail_.push_back(Choice{false, chosen});
+      run_length_ = chosen == me ? run_length_ + 1 : 0;
+    }
+  } else if (std::popcount(mask) == 1) {
     chosen = static_cast<std::uint8_t>(std::countr_zero(mask));
   } else {
     chosen = chooser_.pick(d, decisions_.size());
@@ -404,8 +530,9 @@ void Controller::enter(std::size_t t, const std::vector<const void*>& held) {
     threads_[t].held = held;
   } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; only misuse checks lose it
   }
-  if (++arrived_ == threads_.size() && !free_ && !cancelled_) {
-    decide_locked(lock, kNoThread, SyncOp::call, nullptr, false);
+  ++arrived_;
+  if (dynamic_ ? t == 0 : arrived_ == threads_.size()) {
+    if (!free_ && !cancelled_) decide_locked(lock, kNoThread, SyncOp::call, nullptr, false);
   }
   if (!free_ && !cancelled_) wait_turn_locked(lock, me);
 }
@@ -420,7 +547,8 @@ void Controller::leave(std::size_t t) noexcept {
   decide_locked(lock, static_cast<std::uint8_t>(t), SyncOp::call, nullptr, false);
 }
 
-bool Controller::point_locked(std::unique_lock<std::mutex>& lock, SyncOp op, const void* object) {
+bool Controller::point_locked(std::unique_lock<std::mutex>& lock, SyncOp op, const void* object,
+                              bool sc) {
   if (free_) return false;
   if (cancelled_) return true;
   if (!pending_.empty() && check_pending_locked(object)) return false;
@@ -431,16 +559,16 @@ bool Controller::point_locked(std::unique_lock<std::mutex>& lock, SyncOp op, con
   ++clock_;
   if (op != SyncOp::call) ++sync_points_;
   const std::uint8_t me = tls_hook.thread;
-  decide_locked(lock, me, op, object, op == SyncOp::yield);
+  decide_locked(lock, me, op, object, op == SyncOp::yield, sc);
   if (!free_ && !cancelled_) wait_turn_locked(lock, me);
   return cancelled_ && !free_;
 }
 
-void Controller::point(SyncOp op, const void* object) noexcept {
+void Controller::point(SyncOp op, const void* object, bool sc) noexcept {
   std::unique_lock lock(mu_);
   // A cancelled run parks the caller for good (it would spin again), unless
   // it is unwinding: then it goes on with the plain operation.
-  if (point_locked(lock, op, object) && std::uncaught_exceptions() == 0) park_locked(lock);
+  if (point_locked(lock, op, object, sc) && std::uncaught_exceptions() == 0) park_locked(lock);
 }
 
 void Controller::yield_point() {
@@ -509,6 +637,7 @@ void Controller::holds(const void* object) noexcept {
   std::unique_lock lock(mu_);
   if (free_ || cancelled_) return;
   try {
+    memory_lock_locked(object, true);
     threads_[tls_hook.thread].held.push_back(object);
   } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; only the deadlock text loses it
   }
@@ -536,12 +665,16 @@ Release Controller::releases(SyncOp op, const void* object) noexcept {
   std::vector<const void*>& h = threads_[me].held;
   if (auto it = std::find(h.begin(), h.end(), object); it != h.end()) {
     h.erase(it);
+    try {
+      memory_lock_locked(object, false);
+    } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; the model misses one release
+    }
     return Release::held;
   }
   try {
     const std::string others = holders_locked(object, me);
     if (others.empty()) return Release::unknown;
-    misuse_locked(kUnlockNotOwnedTag,
+    misuse_locked(sync::kUnlockNotOwnedTag,
                   fmt::format("branch {} unlocks mutex #{}, which it does not hold (held by "
                               "{}; a {} by a thread that is not the owner); the unlock was "
                               "skipped",
@@ -555,7 +688,7 @@ void Controller::unlocked_twice(SyncOp op, const void* object) noexcept {
   std::unique_lock lock(mu_);
   if (free_ || cancelled_) return;
   try {
-    misuse_locked(kDoubleUnlockTag,
+    misuse_locked(sync::kDoubleUnlockTag,
                   fmt::format("branch {} unlocks mutex #{}, which no thread holds (a second {}?); "
                               "the unlock was skipped",
                               tls_hook.thread, object_id_locked(object), name(op)));
@@ -575,7 +708,7 @@ bool Controller::waits_holding(const void* cv, const void* mutex, bool owns) noe
     if (owns && mutex != nullptr && others.empty()) return true;  // locked before the run
     const std::uint32_t cv_id = object_id_locked(cv);
     misuse_locked(
-        kWaitWithoutLockTag,
+        sync::kWaitWithoutLockTag,
         mutex == nullptr
             ? fmt::format("branch {} waits on condition_variable #{} with a unique_lock that has "
                           "no mutex",
@@ -598,7 +731,7 @@ std::size_t Controller::destroying(const void* object) noexcept {
   try {
     const std::string holders = holders_locked(object, kMaxControlledThreads);
     if (!holders.empty()) {
-      misuse_locked(kDestroyedLockedTag,
+      misuse_locked(sync::kDestroyedLockedTag,
                     fmt::format("branch {} destroys mutex #{} while held by {}", me,
                                 object_id_locked(object), holders));
     }
@@ -814,34 +947,246 @@ bool Controller::diverged() const {
   return chooser_.diverged();
 }
 
+// --- sync::model runs ------------------------------------------------------
+
+std::uint8_t Controller::spawn(const void* start, const void* finish) {
+  std::unique_lock lock(mu_);
+  if (threads_.size() >= kMaxControlledThreads) {
+    misuse_locked(sync::kTooManyThreadsTag,
+                  fmt::format("thread {} starts a thread beyond the {} a controlled run can have",
+                              tls_hook.thread, kMaxControlledThreads));
+    return kNoThread;
+  }
+  const auto child = static_cast<std::uint8_t>(threads_.size());
+  threads_.emplace_back();
+  Thread& th = threads_.back();
+  th.state = Thread::State::runnable;
+  th.pending_op = SyncOp::start;
+  th.pending_object = start;
+  th.pending = footprint_of(SyncOp::start, object_id_locked(start), false);
+  th.finish_token = finish;
+  (void)object_id_locked(finish);
+  if (memory_ != nullptr) memory_->spawn(tls_hook.thread, child);
+  return child;
+}
+
+bool Controller::finished(std::uint8_t t) const {
+  std::unique_lock lock(mu_);
+  return t < threads_.size() && threads_[t].state == Thread::State::finished;
+}
+
+std::uint32_t Controller::location_locked(const void* object, std::uint64_t initial) {
+  for (const auto& [o, id] : locations_) {
+    if (o == object) return id;
+  }
+  // A location the run has not used yet holds what the object held when
+  // the run first touched it; its initial store happens before every event.
+  const LocationId id = memory_->new_location(initial);
+  locations_.emplace_back(object, id);
+  return id;
+}
+
+std::size_t Controller::pick_value_locked(std::size_t count) {
+  if (count < 2) return 0;
+  std::size_t v = strategy_->next_value(count);
+  if (v >= count) v = 0;
+  trail_.push_back(Choice{true, static_cast<std::uint8_t>(v)});
+  return v;
+}
+
+void Controller::memory_lock_locked(const void* object, bool acquire) {
+  if (memory_ == nullptr) return;
+  LockId id = 0;
+  bool found = false;
+  for (const auto& [o, l] : locks_) {
+    if (o == object) {
+      id = l;
+      found = true;
+      break;
+    }
+  }
+  if (!found) {
+    id = memory_->new_lock();
+    locks_.emplace_back(object, id);
+  }
+  const ThreadId me = tls_hook.thread;
+  if (acquire) {
+    memory_->lock(me, id);
+  } else {
+    memory_->unlock(me, id);
+  }
+}
+
+std::uint64_t Controller::model_load(const void* object, MemOrder order, std::uint64_t initial) {
+  std::unique_lock lock(mu_);
+  const LocationId x = location_locked(object, initial);
+  const auto candidates = memory_->prepare_load(tls_hook.thread, x, order);
+  return memory_->commit_load(pick_value_locked(candidates.size()));
+}
+
+std::uint64_t Controller::model_store(const void* object, MemOrder order, std::uint64_t value,
+                                      std::uint64_t initial) {
+  std::unique_lock lock(mu_);
+  const LocationId x = location_locked(object, initial);
+  const std::size_t places = memory_->prepare_store(tls_hook.thread, x, order);
+  (void)memory_->commit_store(pick_value_locked(places), value);
+  return memory_->latest(x);
+}
+
+std::uint64_t Controller::model_rmw(const void* object, MemOrder order, std::uint64_t initial,
+                                    Modify modify, std::uint64_t arg, std::uint64_t& latest) {
+  std::unique_lock lock(mu_);
+  const LocationId x = location_locked(object, initial);
+  const auto candidates = memory_->prepare_rmw(tls_hook.thread, x, order);
+  const std::size_t choice = pick_value_locked(candidates.size());
+  const std::uint64_t read = candidates[choice].value;
+  (void)memory_->commit_rmw(choice, modify(read, arg));
+  latest = memory_->latest(x);
+  return read;
+}
+
+CasResult Controller::model_cas(const void* object, std::uint64_t expected, std::uint64_t desired,
+                                MemOrder success, MemOrder failure, std::uint64_t initial,
+                                std::uint64_t& latest) {
+  std::unique_lock lock(mu_);
+  const LocationId x = location_locked(object, initial);
+  const auto candidates = memory_->prepare_cas(tls_hook.thread, x, expected, success, failure);
+  const CasResult r = memory_->commit_cas(pick_value_locked(candidates.size()), desired);
+  latest = memory_->latest(x);
+  return r;
+}
+
+void Controller::model_fence(MemOrder order) {
+  std::unique_lock lock(mu_);
+  memory_->fence(tls_hook.thread, order);
+}
+
+void Controller::acquire_point(SyncOp op, const void* object) {
+  std::unique_lock lock(mu_);
+  if (!point_locked(lock, op, object) || std::uncaught_exceptions() != 0) return;
+  if (dynamic_) {
+    lock.unlock();
+    throw sync::Cancelled{};
+  }
+  park_locked(lock);
+}
+
+void Controller::joined(std::uint8_t t) {
+  std::unique_lock lock(mu_);
+  if (free_ || cancelled_ || memory_ == nullptr) return;
+  if (t < threads_.size() && threads_[t].state == Thread::State::finished) {
+    memory_->join(tls_hook.thread, t);
+  }
+}
+
+void Controller::thread_failed(std::exception_ptr e) noexcept {
+  std::unique_lock lock(mu_);
+  if (failure_) return;
+  failure_ = std::move(e);
+  failed_thread_ = tls_hook.thread;
+}
+
+std::exception_ptr Controller::failure() const {
+  std::unique_lock lock(mu_);
+  return failure_;
+}
+
+std::uint8_t Controller::failed_thread() const {
+  std::unique_lock lock(mu_);
+  return failed_thread_;
+}
+
+void Controller::not_joined() noexcept {
+  std::unique_lock lock(mu_);
+  if (free_ || cancelled_) return;
+  try {
+    misuse_locked(sync::kNotJoinedTag,
+                  fmt::format("thread {} destroyed a sync::thread that was still joinable (std "
+                              "would call std::terminate); it was joined",
+                              tls_hook.thread));
+  } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory; only the text is lost
+  }
+}
+
+std::vector<StepRecord> Controller::log() const {
+  std::unique_lock lock(mu_);
+  return log_;
+}
+
+PendingSteps Controller::pending_steps() const {
+  std::unique_lock lock(mu_);
+  PendingSteps out{};
+  for (std::size_t t = 0; t < threads_.size(); ++t) {
+    if (threads_[t].state != Thread::State::finished) out[t] = threads_[t].pending;
+  }
+  return out;
+}
+
+std::vector<Choice> Controller::trail() const {
+  std::unique_lock lock(mu_);
+  return trail_;
+}
+
+std::size_t Controller::thread_count() const {
+  std::unique_lock lock(mu_);
+  return threads_.size();
+}
+
+std::string Controller::format_memory() const {
+  std::unique_lock lock(mu_);
+  if (memory_ == nullptr) return {};
+  std::vector<std::string> names(memory_->locations());
+  for (const auto& [o, id] : locations_) {
+    names[id] = fmt::format("#{}", static_cast<std::size_t>(std::find(objects_.begin(), objects_.end(), o) - objects_.begin()) + 1);
+  }
+  return format_execution(*memory_, names);
+}
+
 std::string Controller::describe_blocked_locked() const {
   const auto id = [&](const void* object) {
     auto it = std::find(objects_.begin(), objects_.end(), object);
     return it == objects_.end() ? std::size_t{0}
                                 : static_cast<std::size_t>(it - objects_.begin()) + 1;
   };
+  const char* who = dynamic_ ? "thread" : "branch";
+  const auto holders = [&](std::size_t t, const void* object) {
+    std::string out;
+    for (std::size_t o = 0; o < threads_.size(); ++o) {
+      const auto& h = threads_[o].held;
+      if (o != t && std::find(h.begin(), h.end(), object) != h.end()) {
+        out += fmt::format(", held by {} {}", who, o);
+      }
+    }
+    return out;
+  };
   std::string out;
   for (std::size_t t = 0; t < threads_.size(); ++t) {
     const Thread& th = threads_[t];
     if (!out.empty()) out += "; ";
     switch (th.state) {
-      case Thread::State::blocked: {
-        out += fmt::format("branch {} waits in {} on object #{}", t, name(th.blocked_op),
-                           id(th.blocked_on));
-        for (std::size_t o = 0; o < threads_.size(); ++o) {
-          const auto& h = threads_[o].held;
-          if (o != t && std::find(h.begin(), h.end(), th.blocked_on) != h.end()) {
-            out += fmt::format(", held by branch {}", o);
-          }
-        }
+      case Thread::State::blocked:
+        out += fmt::format("{} {} waits in {} on object #{}{}", who, t, name(th.blocked_op),
+                           id(th.blocked_on), holders(t, th.blocked_on));
         break;
-      }
       case Thread::State::finished:
-        out += fmt::format("branch {} finished", t);
+        out += fmt::format("{} {} finished", who, t);
         break;
       case Thread::State::runnable:
+        if (dynamic_ && th.pending_op == SyncOp::lock) {
+          out += fmt::format("{} {} waits to lock mutex #{}{}", who, t, id(th.pending_object),
+                             holders(t, th.pending_object));
+        } else if (dynamic_ && th.pending_op == SyncOp::join) {
+          std::size_t child = 0;
+          for (std::size_t c = 0; c < threads_.size(); ++c) {
+            if (threads_[c].finish_token == th.pending_object) child = c;
+          }
+          out += fmt::format("{} {} waits to join thread {}", who, t, child);
+        } else {
+          out += fmt::format("{} {} never started", who, t);
+        }
+        break;
       case Thread::State::absent:
-        out += fmt::format("branch {} never started", t);
+        out += fmt::format("{} {} never started", who, t);
         break;
     }
     if (!th.held.empty() && th.state != Thread::State::finished) {
@@ -852,4 +1197,4 @@ std::string Controller::describe_blocked_locked() const {
   return out;
 }
 
-}  // namespace merilo::parallel::detail
+}  // namespace merilo::sync::detail

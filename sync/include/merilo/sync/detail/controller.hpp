@@ -1,4 +1,4 @@
-// merilo/parallel/detail/controller.hpp — the scheduler of a controlled run:
+// merilo/sync/detail/controller.hpp — the scheduler of a controlled run:
 // the branches' threads take turns, one at a time, and hand control over at
 // every merilo::sync operation (a scheduling point).
 //
@@ -33,27 +33,43 @@
 // (`note_uncontrolled`), and a branch that blocks in a lock merilo does not
 // control held by a branch waiting for its turn (`look_outside`).
 //
+// A controller serves two entry points. `parallel::check` gives it a fixed
+// number of branch threads and a `Chooser`, consulted where two or more
+// threads can run. `sync::model` gives it a `Strategy`, consulted at every
+// step with every thread's pending step (so a partial-order reduction sees
+// the whole execution), and a `MemoryModel`: thread 0 is the test body,
+// the others are spawned by `sync::thread` as the run goes, and atomic
+// operations read and write the model's execution graph, so a load may
+// read any store the C++ memory model allows (`model_load` and friends).
+//
 // NOTE: the controller's mutex orders every turn, so whatever one thread
-// wrote is visible to the next: a controlled run is sequentially
-// consistent. Weak-memory reorderings are not explored
-// (docs/design/controlled-scheduling.md).
-#ifndef MERILO_PARALLEL_DETAIL_CONTROLLER_HPP
-#define MERILO_PARALLEL_DETAIL_CONTROLLER_HPP
+// wrote to plain memory is visible to the next. Without a `MemoryModel`
+// the atomics are sequentially consistent too (parallel's runs); with one,
+// atomics follow RC11 (docs/design/memory-model.md) while plain variables
+// stay sequentially consistent.
+#ifndef MERILO_SYNC_DETAIL_CONTROLLER_HPP
+#define MERILO_SYNC_DETAIL_CONTROLLER_HPP
 
 #include <atomic>              // the turn, read while spinning
 #include <chrono>              // when to look at a branch that reaches no point
 #include <condition_variable>  // turns
 #include <cstddef>             // std::size_t
 #include <cstdint>             // std::uint8_t, std::uint64_t, std::int64_t
+#include <exception>           // a thread's failure
 #include <mutex>               // turns
 #include <optional>            // a misuse, if any
 #include <string>              // the deadlock's description
 #include <string_view>         // verdict tags
+#include <array>               // PendingSteps
+#include <utility>             // std::pair
 #include <vector>              // decisions, threads
 
-#include <merilo/statem/gen.hpp>  // statem::Rng drives the random and PCT choices
+#include <merilo/core/hash.hpp>                 // core::SplitMix64 drives the random and PCT choices
+#include <merilo/sync/detail/footprint.hpp>     // Footprint: what each pending step touches
+#include <merilo/sync/detail/memory_model.hpp>  // MemoryModel, MemOrder
+#include <merilo/sync/tags.hpp>                 // the misuse verdicts' tags
 
-namespace merilo::parallel::detail {
+namespace merilo::sync::detail {
 
 /// What a thread was about to do at a scheduling point (or blocked in).
 enum class SyncOp : std::uint8_t {
@@ -72,7 +88,16 @@ enum class SyncOp : std::uint8_t {
   cv_wait,        ///< condition_variable wait.
   cv_notify,      ///< condition_variable notify_one / notify_all.
   yield,          ///< this_thread::yield.
+  fence,          ///< atomic_thread_fence.
+  spawn,          ///< sync::thread starts a thread.
+  start,          ///< A spawned thread's first step.
+  finish,         ///< A spawned thread's last step.
+  join,           ///< sync::thread::join.
 };
+
+/// How the reduction sees a step that starts with `op` on object `object`
+/// (1-based id, 0: none); `sc`: a seq_cst atomic access or fence.
+[[nodiscard]] Footprint footprint_of(SyncOp op, std::uint32_t object, bool sc) noexcept;
 
 /// "atomic load", "mutex lock", ... (for reports).
 [[nodiscard]] const char* name(SyncOp op) noexcept;
@@ -140,7 +165,7 @@ class Chooser {
  private:
   std::vector<std::uint8_t> forced_;
   Then then_ = Then::defaults;
-  statem::Rng rng_{0};
+  core::SplitMix64 rng_{0};
   std::vector<std::size_t> priority_;   // PCT: higher runs first
   std::vector<std::size_t> change_at_;  // PCT: decision indices where priorities drop
   std::size_t lowered_ = 0;             // PCT: change points used
@@ -159,7 +184,7 @@ enum class RunStatus : std::uint8_t {
 
 /// sync::mutex misuse seen in a controlled run: a verdict tag and its text.
 struct Misuse {
-  std::string_view tag;  ///< kUnlockNotOwnedTag, kDoubleUnlockTag, ...
+  std::string_view tag;  ///< sync::kUnlockNotOwnedTag, kDoubleUnlockTag, ...
   std::string detail;    ///< Which thread did what to which object.
 };
 
@@ -170,12 +195,54 @@ enum class Release : std::uint8_t {
   unknown,  ///< No thread of the run holds it: unlocked, or locked before the run.
 };
 
+/// The pending step of every thread (Access::none: none, or finished).
+using PendingSteps = std::array<Footprint, kMaxThreads>;
+
+/// Makes the choices of a `sync::model` execution: which thread takes each
+/// step, and which store a load reads (or where a store goes in its
+/// location's modification order). One object may serve many executions
+/// (a search); the controller calls it from the thread that has the turn.
+class Strategy {
+ public:
+  Strategy() = default;
+  Strategy(const Strategy&) = delete;
+  Strategy& operator=(const Strategy&) = delete;
+  virtual ~Strategy() = default;
+  /// The thread that takes the next step. `d.runnable` holds the enabled
+  /// threads (one or more), `pending` every thread's next step, `preferred`
+  /// the default choice (the running thread goes on unless it cannot).
+  virtual std::uint8_t next_thread(const Decision& d, const PendingSteps& pending,
+                                   std::uint8_t preferred) = 0;
+  /// Which of `count` (two or more) memory-model choices the current step
+  /// takes; 0 is the sequentially consistent one.
+  virtual std::size_t next_value(std::size_t count) = 0;
+};
+
+/// One choice of a `sync::model` execution, as a pin records it.
+struct Choice {
+  bool value = false;      ///< A memory-model choice (else a thread choice).
+  std::uint8_t index = 0;  ///< The thread, or the candidate's index.
+  friend bool operator==(const Choice&, const Choice&) = default;
+};
+
+/// One step of a `sync::model` execution, for its timeline.
+struct StepRecord {
+  std::uint8_t thread = 0;   ///< Who took it.
+  SyncOp op = SyncOp::call;  ///< The operation it started with.
+  std::uint32_t object = 0;  ///< Its object (1-based), or 0.
+  bool preemption = false;   ///< Chosen while the running thread could go on.
+};
+
 /// The scheduler of one controlled execution (see the top of this file).
 class Controller {
  public:
   /// `threads` branch threads (2..kMaxControlledThreads), choices from
   /// `chooser`, at most `max_steps` scheduling points.
   Controller(std::size_t threads, Chooser chooser, std::size_t max_steps);
+  /// A `sync::model` run: thread 0 (the body) enters first; `spawn` adds
+  /// the others. `strategy` makes every choice; `memory` (may be null:
+  /// sequentially consistent atomics) is reset here and must outlive the run.
+  Controller(Strategy& strategy, MemoryModel* memory, std::size_t max_steps);
   Controller(const Controller&) = delete;
   Controller& operator=(const Controller&) = delete;
   ~Controller();
@@ -189,8 +256,9 @@ class Controller {
   /// Branch `t` is done: the next thread runs.
   void leave(std::size_t t) noexcept;
   /// A visible operation `op` on `object` is about to run: another thread
-  /// may go first. In a cancelled run the caller stays parked here.
-  void point(SyncOp op, const void* object) noexcept;
+  /// may go first. In a cancelled run the caller stays parked here. `sc`:
+  /// a seq_cst atomic access or fence (the reduction orders those).
+  void point(SyncOp op, const void* object, bool sc = false) noexcept;
   /// A yield: a point at which switching is no preemption. Throws
   /// `sync::Cancelled` in a cancelled run unless the caller is unwinding.
   void yield_point();
@@ -228,6 +296,64 @@ class Controller {
   void uncontrolled(SyncOp op, const void* object, long os_thread) noexcept;
   /// The next logical instant (a call's invocation or return).
   std::int64_t tick() noexcept;
+
+  // --- sync::model runs (called on the thread with the turn) -------------
+
+  /// The calling thread starts a thread (after its `SyncOp::spawn` point at
+  /// `start`); returns the new thread's index, which enters with
+  /// `enter(index)` on its own OS thread, or kNoThread when the run already
+  /// has kMaxControlledThreads threads (a usage error, recorded as misuse).
+  /// `finish` is the token its last point and its joiner's `join` use.
+  std::uint8_t spawn(const void* start, const void* finish);
+  /// Whether thread `t` has left the run.
+  [[nodiscard]] bool finished(std::uint8_t t) const;
+  /// Atomics follow a memory model in this run.
+  [[nodiscard]] bool models_memory() const noexcept { return memory_ != nullptr; }
+  /// A load of `object` (whose value before the run is `initial`): the
+  /// value of the store the strategy picked among those RC11 allows.
+  std::uint64_t model_load(const void* object, MemOrder order, std::uint64_t initial);
+  /// A store of `value`; returns the value newest in modification order.
+  std::uint64_t model_store(const void* object, MemOrder order, std::uint64_t value,
+                            std::uint64_t initial);
+  /// How a read-modify-write computes what it writes from what it read.
+  using Modify = std::uint64_t (*)(std::uint64_t read, std::uint64_t arg) noexcept;
+  /// A read-modify-write; returns the value read, and the value newest in
+  /// modification order in `latest`.
+  std::uint64_t model_rmw(const void* object, MemOrder order, std::uint64_t initial, Modify modify,
+                          std::uint64_t arg, std::uint64_t& latest);
+  /// A compare-exchange; `latest` as for `model_rmw`.
+  CasResult model_cas(const void* object, std::uint64_t expected, std::uint64_t desired,
+                      MemOrder success, MemOrder failure, std::uint64_t initial,
+                      std::uint64_t& latest);
+  /// atomic_thread_fence(order).
+  void model_fence(MemOrder order);
+  /// A point before an operation that can only run once another thread
+  /// has done something (a lock, a join). In a `sync::model` run that was
+  /// cancelled it throws `sync::Cancelled` (unless the caller is
+  /// unwinding), so the thread unwinds; elsewhere it is `point`.
+  void acquire_point(SyncOp op, const void* object);
+  /// The calling thread has joined thread `t` (its end happens before
+  /// what the caller does next).
+  void joined(std::uint8_t t);
+  /// Thread `t` (or the body, 0) ended with exception `e`: the first one is
+  /// the execution's failure.
+  void thread_failed(std::exception_ptr e) noexcept;
+  /// The first exception a thread ended with, or null.
+  [[nodiscard]] std::exception_ptr failure() const;
+  /// The thread the first exception ended.
+  [[nodiscard]] std::uint8_t failed_thread() const;
+  /// A sync::thread of this run was destroyed while joinable (misuse).
+  void not_joined() noexcept;
+  /// Every step taken, in order (`sync::model` runs).
+  [[nodiscard]] std::vector<StepRecord> log() const;
+  /// The step each unfinished thread was about to take (for the reduction).
+  [[nodiscard]] PendingSteps pending_steps() const;
+  /// The choices made, in order (a `sync::model` run's pin).
+  [[nodiscard]] std::vector<Choice> trail() const;
+  /// Threads started, thread 0 included.
+  [[nodiscard]] std::size_t thread_count() const;
+  /// The execution graph of the atomics, as text (empty without a model).
+  [[nodiscard]] std::string format_memory() const;
 
   // --- called on the checking thread --------------------------------------
 
@@ -267,8 +393,9 @@ class Controller {
   struct Thread;
 
   void decide_locked(std::unique_lock<std::mutex>& lock, std::uint8_t me, SyncOp op,
-                     const void* object, bool yielded);
-  bool point_locked(std::unique_lock<std::mutex>& lock, SyncOp op, const void* object);
+                     const void* object, bool yielded, bool sc = false);
+  bool point_locked(std::unique_lock<std::mutex>& lock, SyncOp op, const void* object,
+                    bool sc = false);
   void park_locked(std::unique_lock<std::mutex>& lock);
   void wait_turn_locked(std::unique_lock<std::mutex>& lock, std::uint8_t me);
   std::uint32_t object_id_locked(const void* object);
@@ -278,6 +405,10 @@ class Controller {
   void misuse_locked(std::string_view tag, std::string detail);
   std::string holders_locked(const void* object, std::size_t except) const;
   bool look_outside_locked();
+  bool enabled_locked(std::size_t t) const;
+  std::uint32_t location_locked(const void* object, std::uint64_t initial);
+  std::size_t pick_value_locked(std::size_t count);
+  void memory_lock_locked(const void* object, bool acquire);
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
@@ -314,6 +445,16 @@ class Controller {
   std::uint8_t look_thread_ = kNoThread;
   std::size_t look_steps_ = 0;
   std::chrono::steady_clock::time_point look_at_{};
+  // sync::model runs.
+  Strategy* strategy_ = nullptr;
+  MemoryModel* memory_ = nullptr;
+  bool dynamic_ = false;  // threads are spawned as the run goes
+  std::vector<Choice> trail_;
+  std::vector<StepRecord> log_;
+  std::exception_ptr failure_;
+  std::uint8_t failed_thread_ = kNoThread;
+  std::vector<std::pair<const void*, std::uint32_t>> locations_;  // object -> memory location
+  std::vector<std::pair<const void*, std::uint32_t>> locks_;      // object -> memory lock
 };
 
 /// The controller of the calling thread and its index in the run: set
@@ -367,6 +508,6 @@ void note_uncontrolled(SyncOp op, const void* object) noexcept;
   return c;
 }
 
-}  // namespace merilo::parallel::detail
+}  // namespace merilo::sync::detail
 
-#endif  // MERILO_PARALLEL_DETAIL_CONTROLLER_HPP
+#endif  // MERILO_SYNC_DETAIL_CONTROLLER_HPP
