@@ -24,7 +24,7 @@
 #include <vector>
 
 #include <merilo/parallel/parallel.hpp>
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 #include "controlled_systems.hpp"  // tests/parallel: the seeded systems
 

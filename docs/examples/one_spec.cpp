@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <merilo/parallel/parallel.hpp>
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace parallel = merilo::parallel;
 namespace st = merilo::statem;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include <merilo/parallel/gtest.hpp>
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace parallel = merilo::parallel;
 namespace st = merilo::statem;

@@ -28,7 +28,7 @@
 #include <mutex>  // std::lock_guard
 #include <optional>
 
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace bounded_queue {
 

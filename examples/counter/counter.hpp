@@ -20,7 +20,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace counter {
 

@@ -27,7 +27,7 @@
 #include <string>
 
 #include <merilo/parallel/machine.hpp>
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 #include <merilo/statem/gen.hpp>
 #include <mutex/holder.hpp>
 #include <mutex/server.hpp>

@@ -44,7 +44,7 @@
 #include <vector>
 
 #include <common/node_pool.hpp>
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace quiescent {
 

@@ -25,7 +25,7 @@
 #include <mutex>  // std::lock_guard
 #include <vector>
 
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace set {
 

@@ -23,7 +23,7 @@
 #include <optional>
 #include <vector>
 
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace stack {
 

@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <mutex>  // std::lock_guard
 
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace transfer {
 

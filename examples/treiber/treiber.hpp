@@ -37,7 +37,7 @@
 #include <optional>
 
 #include <common/node_pool.hpp>
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace treiber {
 

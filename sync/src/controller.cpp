@@ -304,6 +304,7 @@ Controller::Controller(Strategy& strategy, MemoryModel* memory, std::size_t max_
   // Spawned threads are added while others hold references into threads_.
   threads_.reserve(kMaxControlledThreads);
   threads_.emplace_back();
+  threads_.front().pending_op = SyncOp::start;  // the body's first step
   if (memory_ != nullptr) memory_->reset();
   active_runs.fetch_add(1, std::memory_order_relaxed);
   const std::lock_guard lock(registry_mu());

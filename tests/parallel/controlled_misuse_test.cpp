@@ -15,7 +15,7 @@
 #include <thread>
 
 #include <merilo/parallel/parallel.hpp>
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace {
 

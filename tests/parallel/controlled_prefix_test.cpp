@@ -18,7 +18,7 @@
 #include <merilo/parallel/detail/execute_inl.hpp>
 #include <merilo/parallel/detail/shrink_inl.hpp>
 #include <merilo/parallel/parallel.hpp>
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 #include "controlled_systems.hpp"
 

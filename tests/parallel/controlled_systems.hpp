@@ -18,7 +18,7 @@
 #include <vector>
 
 #include <merilo/parallel/spec.hpp>
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace controlled {
 

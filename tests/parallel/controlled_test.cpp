@@ -10,7 +10,7 @@
 #include <thread>
 
 #include <merilo/parallel/parallel.hpp>
-#include <merilo/parallel/sync.hpp>
+#include <merilo/sync/sync.hpp>
 
 #include "controlled_systems.hpp"
 #include "probe.hpp"
