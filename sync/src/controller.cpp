@@ -1138,7 +1138,10 @@ std::string Controller::format_memory() const {
   if (memory_ == nullptr) return {};
   std::vector<std::string> names(memory_->locations());
   for (const auto& [o, id] : locations_) {
-    names[id] = fmt::format("#{}", static_cast<std::size_t>(std::find(objects_.begin(), objects_.end(), o) - objects_.begin()) + 1);
+    names[id] =
+        fmt::format("#{}", static_cast<std::size_t>(std::find(objects_.begin(), objects_.end(), o) -
+                                                    objects_.begin()) +
+                               1);
   }
   return format_execution(*memory_, names);
 }

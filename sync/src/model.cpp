@@ -248,9 +248,9 @@ std::string check_options(const ModelOptions& o) {
 class Budget {
  public:
   explicit Budget(const ModelOptions& o)
-      : max_(o.max_executions), until_(o.budget.count() > 0
-                                           ? std::chrono::steady_clock::now() + o.budget
-                                           : std::chrono::steady_clock::time_point::max()) {}
+      : max_(o.max_executions),
+        until_(o.budget.count() > 0 ? std::chrono::steady_clock::now() + o.budget
+                                    : std::chrono::steady_clock::time_point::max()) {}
   bool spent(std::size_t executions) const {
     return executions >= max_ || std::chrono::steady_clock::now() >= until_;
   }
@@ -342,8 +342,8 @@ ModelResult model(const ModelOptions& options, const std::function<void()>& body
     }
     case Search::bounded: {
       bool complete = false;
-      result.failure = bounded_search(options, body, options.preemptions, budget,
-                                      result.executions, complete);
+      result.failure =
+          bounded_search(options, body, options.preemptions, budget, result.executions, complete);
       result.complete = complete;
       break;
     }
@@ -381,9 +381,9 @@ std::string ModelResult::summary() const {
   if (!error.empty()) return error;
   std::string verdict;
   if (failure) {
-    verdict = fmt::format("FAILED ({}) at execution {}, {} preemption{}", failure->tag,
-                          failure->execution, failure->preemptions,
-                          failure->preemptions == 1 ? "" : "s");
+    verdict =
+        fmt::format("FAILED ({}) at execution {}, {} preemption{}", failure->tag,
+                    failure->execution, failure->preemptions, failure->preemptions == 1 ? "" : "s");
   } else {
     verdict = complete ? "passed, every execution checked" : "passed (not every execution)";
   }
@@ -413,8 +413,8 @@ std::string ModelResult::report() const {
       "    const merilo::sync::ModelResult r = merilo::sync::model(options, {});\n"
       "    EXPECT_TRUE(r.passed()) << r.report();\n"
       "  }}\n",
-      where.file_name(), where.line(), core::test_identifier(body), where.line(),
-      failure->pin, body);
+      where.file_name(), where.line(), core::test_identifier(body), where.line(), failure->pin,
+      body);
   return out;
 }
 

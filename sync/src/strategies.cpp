@@ -90,7 +90,8 @@ std::uint8_t BoundedStrategy::next_thread(const Decision& d, const PendingSteps&
 
 std::size_t BoundedStrategy::next_value(std::size_t count) {
   std::vector<std::uint8_t> options;
-  for (std::size_t v = 0; v < count && v < 256; ++v) options.push_back(static_cast<std::uint8_t>(v));
+  for (std::size_t v = 0; v < count && v < 256; ++v)
+    options.push_back(static_cast<std::uint8_t>(v));
   std::vector<std::uint8_t> cost(options.size(), 0);
   return take(std::move(options), std::move(cost));
 }

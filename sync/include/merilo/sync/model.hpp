@@ -65,10 +65,11 @@ namespace merilo::sync {
 
 /// How `model` chooses executions.
 enum class Search : std::uint8_t {
-  exhaustive,  ///< Every execution, once per Mazurkiewicz trace (DPOR), every store a load may read.
-  bounded,     ///< Every execution with at most `ModelOptions::preemptions` preemptions, fewest first.
-  pct,         ///< Random priorities with `pct_depth` - 1 change points (PCT), random reads.
-  random,      ///< A uniformly random enabled thread at each step, random reads.
+  exhaustive,  ///< Every execution, once per Mazurkiewicz trace (DPOR), every store a load may
+               ///< read.
+  bounded,  ///< Every execution with at most `ModelOptions::preemptions` preemptions, fewest first.
+  pct,      ///< Random priorities with `pct_depth` - 1 change points (PCT), random reads.
+  random,   ///< A uniformly random enabled thread at each step, random reads.
 };
 
 /// "exhaustive", "bounded", ...
@@ -105,13 +106,13 @@ struct ModelOptions {
 
 /// A failed execution.
 struct ModelFailure {
-  std::string_view tag;       ///< sync::kAssertionTag, kDeadlockTag, ...
-  std::string message;        ///< What failed, where, on which thread.
-  std::string pin;            ///< The execution's choices: `ModelOptions::replay` runs it again.
+  std::string_view tag;         ///< sync::kAssertionTag, kDeadlockTag, ...
+  std::string message;          ///< What failed, where, on which thread.
+  std::string pin;              ///< The execution's choices: `ModelOptions::replay` runs it again.
   std::size_t preemptions = 0;  ///< Preemptions in its schedule.
   std::size_t execution = 0;    ///< Which execution (1-based) failed.
-  std::string timeline;       ///< Every step, thread by thread.
-  std::string memory;         ///< Each thread's atomic events, with the store each load read.
+  std::string timeline;         ///< Every step, thread by thread.
+  std::string memory;           ///< Each thread's atomic events, with the store each load read.
 };
 
 /// What `model` found.
@@ -121,11 +122,11 @@ struct ModelResult {
   /// Every execution was checked (exhaustive and bounded only; bounded:
   /// every one within the bound).
   bool complete = false;
-  std::size_t sleep_blocked = 0;         ///< Exhaustive: executions cut short by sleep sets.
-  std::optional<ModelFailure> failure;   ///< The failure, if one was found.
-  std::string error;                     ///< A usage error (bad options, a bad pin), or empty.
+  std::size_t sleep_blocked = 0;        ///< Exhaustive: executions cut short by sleep sets.
+  std::optional<ModelFailure> failure;  ///< The failure, if one was found.
+  std::string error;                    ///< A usage error (bad options, a bad pin), or empty.
   std::source_location where = std::source_location::current();  ///< The caller of `model`.
-  std::string name;                      ///< ModelOptions::name.
+  std::string name;                                              ///< ModelOptions::name.
 
   /// No failure and no usage error.
   [[nodiscard]] bool passed() const noexcept { return !failure && error.empty(); }
@@ -156,12 +157,12 @@ struct AssertionFailed {
 
 /// Fails the current `sync::model` execution when `condition` is false
 /// (outside a model run it throws `merilo::sync::AssertionFailed` too).
-#define MERILO_SYNC_ASSERT(condition)                                                \
-  do {                                                                               \
-    if (!(condition)) {                                                              \
-      throw ::merilo::sync::AssertionFailed{#condition, __FILE__,                    \
-                                            static_cast<unsigned>(__LINE__)};        \
-    }                                                                                \
+#define MERILO_SYNC_ASSERT(condition)                                         \
+  do {                                                                        \
+    if (!(condition)) {                                                       \
+      throw ::merilo::sync::AssertionFailed{#condition, __FILE__,             \
+                                            static_cast<unsigned>(__LINE__)}; \
+    }                                                                         \
   } while (false)
 
 #endif  // MERILO_SYNC_MODEL_HPP

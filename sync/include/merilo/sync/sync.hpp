@@ -71,11 +71,11 @@
 #include <cstdint>             // values as bits
 #include <cstring>             // atomic::wait compares value representations
 #include <exception>           // std::uncaught_exceptions
+#include <memory>              // thread's shared state
 #include <mutex>               // mutex, recursive_mutex, std::unique_lock
 #include <shared_mutex>        // shared_mutex
-#include <thread>              // std::this_thread::yield
-#include <memory>              // thread's shared state
 #include <system_error>        // thread::join of a thread that is not joinable
+#include <thread>              // std::this_thread::yield
 #include <tuple>               // thread's arguments
 #include <type_traits>         // member constraints
 
@@ -92,8 +92,8 @@ namespace detail {
 /// T's values go through the memory model (bits of a trivially copyable T
 /// of up to 8 bytes); other atomics stay sequentially consistent.
 template <class T>
-inline constexpr bool kModelled = std::is_trivially_copyable_v<T> &&
-                                  std::is_default_constructible_v<T> && sizeof(T) <= 8;
+inline constexpr bool kModelled =
+    std::is_trivially_copyable_v<T>&& std::is_default_constructible_v<T> && sizeof(T) <= 8;
 
 /// The bits of `v`, widened to 64 (unused bytes zero).
 template <class T>
@@ -225,8 +225,7 @@ class atomic {
       c->point(detail::SyncOp::load, this, order == std::memory_order_seq_cst);
       if constexpr (detail::kModelled<T>) {
         if (c->models_memory()) {
-          return detail::from_bits<T>(
-              c->model_load(this, detail::mem_order(order), bits_now()));
+          return detail::from_bits<T>(c->model_load(this, detail::mem_order(order), bits_now()));
         }
       }
     }
@@ -238,8 +237,8 @@ class atomic {
       c->point(detail::SyncOp::store, this, order == std::memory_order_seq_cst);
       if constexpr (detail::kModelled<T>) {
         if (c->models_memory()) {
-          keep(c->model_store(this, detail::mem_order(order), detail::to_bits(desired),
-                              bits_now()));
+          keep(
+              c->model_store(this, detail::mem_order(order), detail::to_bits(desired), bits_now()));
           return;
         }
       }
@@ -446,13 +445,12 @@ class atomic {
   }
   /// The value held now, as bits (the location's value when a run first
   /// uses it).
-  std::uint64_t bits_now() const noexcept {
-    return bits_of(a_.load(std::memory_order_relaxed));
-  }
+  std::uint64_t bits_now() const noexcept { return bits_of(a_.load(std::memory_order_relaxed)); }
   /// Keeps the value newest in modification order in the std atomic, so
   /// code outside the run reads it.
   void keep(std::uint64_t latest) noexcept {
-    if constexpr (detail::kModelled<T>) a_.store(detail::from_bits<T>(latest), std::memory_order_relaxed);
+    if constexpr (detail::kModelled<T>)
+      a_.store(detail::from_bits<T>(latest), std::memory_order_relaxed);
   }
   /// A read-modify-write: through the model under `sync::model`, else `plain`.
   template <class Plain>
@@ -885,7 +883,8 @@ class thread {
   requires(!std::is_same_v<std::remove_cvref_t<F>, thread>) explicit thread(F&& f, Args&&... args)
       : state_(std::make_unique<State>()) {
     auto call = [fn = std::decay_t<F>(std::forward<F>(f)),
-                 tuple = std::make_tuple(std::decay_t<Args>(std::forward<Args>(args))...)]() mutable {
+                 tuple =
+                     std::make_tuple(std::decay_t<Args>(std::forward<Args>(args))...)]() mutable {
       std::apply(fn, std::move(tuple));
     };
     detail::Controller* c = detail::controller_for(detail::SyncOp::spawn, state_.get());

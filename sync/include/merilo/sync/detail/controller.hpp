@@ -50,6 +50,7 @@
 #ifndef MERILO_SYNC_DETAIL_CONTROLLER_HPP
 #define MERILO_SYNC_DETAIL_CONTROLLER_HPP
 
+#include <array>               // PendingSteps
 #include <atomic>              // the turn, read while spinning
 #include <chrono>              // when to look at a branch that reaches no point
 #include <condition_variable>  // turns
@@ -60,12 +61,11 @@
 #include <optional>            // a misuse, if any
 #include <string>              // the deadlock's description
 #include <string_view>         // verdict tags
-#include <array>               // PendingSteps
 #include <utility>             // std::pair
 #include <vector>              // decisions, threads
 
-#include <merilo/core/hash.hpp>                 // core::SplitMix64 drives the random and PCT choices
-#include <merilo/sync/detail/footprint.hpp>     // Footprint: what each pending step touches
+#include <merilo/core/hash.hpp>              // core::SplitMix64 drives the random and PCT choices
+#include <merilo/sync/detail/footprint.hpp>  // Footprint: what each pending step touches
 #include <merilo/sync/detail/memory_model.hpp>  // MemoryModel, MemOrder
 #include <merilo/sync/tags.hpp>                 // the misuse verdicts' tags
 

@@ -97,9 +97,9 @@ class Dpor {
     ThreadSet enabled = 0;
     Pending pending{};
     std::uint8_t chosen = 0;
-    ThreadSet backtrack = 0;  // threads to explore from this state
-    ThreadSet done = 0;       // threads explored (or under way) from it
-    ThreadSet sleep = 0;      // threads asleep on entry
+    ThreadSet backtrack = 0;   // threads to explore from this state
+    ThreadSet done = 0;        // threads explored (or under way) from it
+    ThreadSet sleep = 0;       // threads asleep on entry
     std::uint32_t values = 0;  // alternatives of the chosen step (0: not known yet)
     std::uint32_t value = 0;   // the alternative under way
   };
@@ -119,9 +119,9 @@ class Dpor {
   bool complete_ = false;
   bool diverged_ = false;
   bool running_ = false;
-  bool blocked_ = false;      // the execution under way is sleep-blocked
-  std::size_t step_ = 0;      // steps taken in the execution under way
-  std::size_t replay_ = 0;    // steps replayed from path_ before new ones
+  bool blocked_ = false;    // the execution under way is sleep-blocked
+  std::size_t step_ = 0;    // steps taken in the execution under way
+  std::size_t replay_ = 0;  // steps replayed from path_ before new ones
   std::vector<Node> path_;
   Pending blocked_pending_{};  // the disabled threads' steps where the run was cut short
   // Race analysis scratch, kept between executions for its capacity.
