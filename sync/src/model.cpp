@@ -180,6 +180,8 @@ std::optional<ModelFailure> classify(const Execution& e, bool diverged) {
   f.pin = std::move(pin);
   f.preemptions = static_cast<std::size_t>(
       std::count_if(e.log.begin(), e.log.end(), [](const auto& s) { return s.preemption; }));
+  f.weak_choices = static_cast<std::size_t>(std::count_if(
+      e.trail.begin(), e.trail.end(), [](const Choice& c) { return c.value && c.index != 0; }));
   std::string timeline;
   for (std::size_t i = 0; i < e.log.size(); ++i) {
     const detail::StepRecord& s = e.log[i];
@@ -260,15 +262,25 @@ class Budget {
   std::chrono::steady_clock::time_point until_;
 };
 
-/// The preemption-bounded search with bounds 0..`upto`, fewest first,
-/// until a failure; `complete` when every schedule within `upto` ran.
+/// A weak choice costs this many preemptions when `model` looks for the
+/// simplest failure.
+constexpr std::uint8_t kWeakChoiceCost = 2;
+
+/// What a failure costs: preemptions plus weighted weak choices.
+std::size_t cost_of(const ModelFailure& f) {
+  return f.preemptions + kWeakChoiceCost * f.weak_choices;
+}
+
+/// The bounded search with bounds 0..`upto`, cheapest first (`weak_cost`:
+/// what a weak choice costs), until a failure; `complete` when every
+/// execution within `upto` ran.
 std::optional<ModelFailure> bounded_search(const ModelOptions& options,
                                            const std::function<void()>& body, std::size_t upto,
-                                           const Budget& budget, std::size_t& executions,
-                                           bool& complete) {
+                                           std::uint8_t weak_cost, const Budget& budget,
+                                           std::size_t& executions, bool& complete) {
   complete = false;
   for (std::size_t bound = 0; bound <= upto; ++bound) {
-    detail::BoundedStrategy strategy(bound);
+    detail::BoundedStrategy strategy(bound, weak_cost);
     while (strategy.begin()) {
       if (budget.spent(executions)) return std::nullopt;
       const Execution e = run_once(strategy, options, body);
@@ -323,9 +335,9 @@ ModelResult model(const ModelOptions& options, const std::function<void()>& body
       }
       result.complete = !result.failure && dpor.complete();
       result.sleep_blocked = dpor.sleep_blocked();
-      if (result.failure && options.fewest_preemptions && result.failure->preemptions > 0) {
+      if (result.failure && options.simplest && cost_of(*result.failure) > 0) {
         // The reduction's first failure need not be the simplest: look for
-        // one with fewer preemptions, fewest first.
+        // a cheaper one, cheapest first.
         const ModelOptions more = [&] {
           ModelOptions o = options;
           o.max_executions = result.executions + options.max_executions;
@@ -333,8 +345,8 @@ ModelResult model(const ModelOptions& options, const std::function<void()>& body
         }();
         const Budget second(more);
         bool complete = false;
-        if (auto f = bounded_search(options, body, result.failure->preemptions - 1, second,
-                                    result.executions, complete)) {
+        if (auto f = bounded_search(options, body, cost_of(*result.failure) - 1, kWeakChoiceCost,
+                                    second, result.executions, complete)) {
           result.failure = std::move(f);
         }
       }
@@ -342,8 +354,8 @@ ModelResult model(const ModelOptions& options, const std::function<void()>& body
     }
     case Search::bounded: {
       bool complete = false;
-      result.failure =
-          bounded_search(options, body, options.preemptions, budget, result.executions, complete);
+      result.failure = bounded_search(options, body, options.preemptions, 0, budget,
+                                      result.executions, complete);
       result.complete = complete;
       break;
     }

@@ -92,7 +92,8 @@ std::size_t BoundedStrategy::next_value(std::size_t count) {
   std::vector<std::uint8_t> options;
   for (std::size_t v = 0; v < count && v < 256; ++v)
     options.push_back(static_cast<std::uint8_t>(v));
-  std::vector<std::uint8_t> cost(options.size(), 0);
+  std::vector<std::uint8_t> cost(options.size(), weak_cost_);
+  cost[0] = 0;
   return take(std::move(options), std::move(cost));
 }
 

@@ -27,11 +27,14 @@ class DporStrategy final : public Strategy {
   Dpor& dpor_;
 };
 
-/// Depth-first over every choice, with at most `bound` preemptions per
-/// execution; `begin` starts the next execution (false: all explored).
+/// Depth-first over every choice, with a cost of at most `bound` per
+/// execution: a preemption costs 1, a memory-model choice other than 0 (a
+/// weak read or store) `weak_cost` (0: weak choices are free);
+/// `begin` starts the next execution (false: all explored).
 class BoundedStrategy final : public Strategy {
  public:
-  explicit BoundedStrategy(std::size_t bound) : bound_(bound) {}
+  explicit BoundedStrategy(std::size_t bound, std::uint8_t weak_cost = 0)
+      : bound_(bound), weak_cost_(weak_cost) {}
   bool begin();
   std::uint8_t next_thread(const Decision& d, const PendingSteps& pending,
                            std::uint8_t preferred) override;
@@ -49,6 +52,7 @@ class BoundedStrategy final : public Strategy {
   std::uint8_t take(std::vector<std::uint8_t> options, std::vector<std::uint8_t> cost);
 
   std::size_t bound_;
+  std::uint8_t weak_cost_;
   std::vector<Point> path_;
   std::size_t step_ = 0;
   std::size_t replay_ = 0;

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <set>
+#include <shared_mutex>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -216,6 +217,87 @@ TEST(Model, EveryStrategyFindsTheRelaxedMessagePassingBug) {
     ASSERT_TRUE(r.failure) << ms::search_name(s) << ": " << r.summary();
     EXPECT_EQ(r.failure->tag, ms::kAssertionTag);
   }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Model, AConditionVariableHandOffIsCheckedInEveryOrder) {
+  // A one-slot channel: the consumer waits for the value under the mutex.
+  const ms::ModelResult r = ms::model([] {
+    ms::mutex mu;
+    ms::condition_variable cv;
+    bool ready = false;
+    int value = 0;
+    ms::thread producer([&] {
+      {
+        const std::lock_guard lock(mu);
+        value = 7;
+        ready = true;
+      }
+      cv.notify_one();
+    });
+    {
+      std::unique_lock lock(mu);
+      cv.wait(lock, [&] { return ready; });
+      MERILO_SYNC_ASSERT(value == 7);
+    }
+    producer.join();
+  });
+  EXPECT_TRUE(r.passed()) << r.report();
+  EXPECT_TRUE(r.complete);
+}
+
+TEST(Model, ANotifyBeforeTheWaitWithoutAPredicateIsALostWakeUp) {
+  // The classic lost wake-up: the waiter does not check a condition.
+  const ms::ModelResult r = ms::model([] {
+    ms::mutex mu;
+    ms::condition_variable cv;
+    ms::thread notifier([&] { cv.notify_one(); });
+    {
+      std::unique_lock lock(mu);
+      cv.wait(lock);
+    }
+    notifier.join();
+  });
+  ASSERT_TRUE(r.failure) << r.report();
+  EXPECT_EQ(r.failure->tag, ms::kDeadlockTag) << r.report();
+}
+
+TEST(Model, ReadersAndAWriterOfASharedMutexAreChecked) {
+  const ms::ModelResult r = ms::model([] {
+    ms::shared_mutex mu;
+    int value = 0;
+    ms::thread writer([&] {
+      const std::lock_guard lock(mu);
+      value = 1;
+    });
+    ms::thread reader([&] {
+      const std::shared_lock lock(mu);
+      MERILO_SYNC_ASSERT(value == 0 || value == 1);
+    });
+    writer.join();
+    reader.join();
+  });
+  EXPECT_TRUE(r.passed()) << r.report();
+  EXPECT_TRUE(r.complete);
+}
+
+TEST(Model, ALostUpdateNeedsNoWeakMemoryAndIsFoundWithOnePreemption) {
+  const ms::ModelResult r = ms::model([] {
+    ms::atomic<int> n{0};
+    const auto increment = [&] { n.store(n.load() + 1); };
+    ms::thread a(increment);
+    ms::thread b(increment);
+    a.join();
+    b.join();
+    MERILO_SYNC_ASSERT(n.load() == 2);
+  });
+  ASSERT_TRUE(r.failure) << r.report();
+  EXPECT_EQ(r.failure->tag, ms::kAssertionTag);
+  EXPECT_EQ(r.failure->preemptions, 1U) << r.report();
+  EXPECT_EQ(r.failure->weak_choices, 0U) << r.report();
 }
 
 }  // namespace

@@ -34,10 +34,10 @@
 // sets over thread orders (docs/design/dpor.md) times every store each
 // load may read under RC11 (docs/design/memory-model.md): a passing result
 // with `complete` set means every execution was checked. When it finds a
-// failure it looks again, in order of preemption count, for a failing
-// schedule with fewer preemptions, so the one reported is the simplest the
-// budget allowed. `bounded`, `pct` and `random` search the way parallel's
-// controlled runs do. A failure's `pin` replays it exactly
+// failure it looks again, cheapest first, for a failing execution with
+// fewer preemptions and weak reads (a weak read counts as two
+// preemptions), so the one reported is the simplest the budget allowed. `bounded`, `pct` and
+// `random` search the way parallel's controlled runs do. A failure's `pin` replays it exactly
 // (`ModelOptions::replay`), and `report()` prints a test that does.
 //
 // NOTE: what is modelled: merilo::sync atomics (of trivially copyable
@@ -94,9 +94,11 @@ struct ModelOptions {
   /// Atomics follow the C++ memory model (RC11); false: sequentially
   /// consistent, as parallel's controlled runs are.
   bool memory_model = true;
-  /// After the exhaustive search finds a failure, look for one with fewer
-  /// preemptions (within `max_executions` more executions).
-  bool fewest_preemptions = true;
+  /// After the exhaustive search finds a failure, look for a simpler one
+  /// (within `max_executions` more executions): fewest preemptions plus
+  /// twice the weak choices, so a failure that sequential consistency can
+  /// show is shown that way when it needs no more than one extra preemption.
+  bool simplest = true;
   /// A failure's `pin`: run that one execution and nothing else.
   std::string replay;
   /// The body's name in the pinned test a report prints ("body" if empty);
@@ -110,9 +112,13 @@ struct ModelFailure {
   std::string message;          ///< What failed, where, on which thread.
   std::string pin;              ///< The execution's choices: `ModelOptions::replay` runs it again.
   std::size_t preemptions = 0;  ///< Preemptions in its schedule.
-  std::size_t execution = 0;    ///< Which execution (1-based) failed.
-  std::string timeline;         ///< Every step, thread by thread.
-  std::string memory;           ///< Each thread's atomic events, with the store each load read.
+  /// Loads that read a store other than the newest in modification order,
+  /// and stores placed other than last (choices only weak memory allows
+  /// in that schedule).
+  std::size_t weak_choices = 0;
+  std::size_t execution = 0;  ///< Which execution (1-based) failed.
+  std::string timeline;       ///< Every step, thread by thread.
+  std::string memory;         ///< Each thread's atomic events, with the store each load read.
 };
 
 /// What `model` found.
