@@ -3,16 +3,13 @@
 // and turns the first failure into a report with a pin (model.hpp).
 #include <merilo/sync/model.hpp>
 
-#include <algorithm>           // std::count_if
-#include <charconv>            // std::from_chars
-#include <condition_variable>  // waiting for an execution
-#include <exception>           // classifying a thread's failure
-#include <memory>              // an execution's state
-#include <mutex>               // waiting for an execution
-#include <thread>              // the body's thread
-#include <typeinfo>            // an exception's type
-#include <utility>             // std::move
-#include <vector>              // choices
+#include <algorithm>  // std::count_if
+#include <charconv>   // std::from_chars
+#include <exception>  // classifying a thread's failure
+#include <memory>     // an execution's state
+#include <typeinfo>   // an exception's type
+#include <utility>    // std::move
+#include <vector>     // choices
 
 #include <fmt/core.h>
 
@@ -21,6 +18,7 @@
 #include <merilo/sync/detail/controller.hpp>    // Controller
 #include <merilo/sync/detail/dpor.hpp>          // Dpor
 #include <merilo/sync/detail/memory_model.hpp>  // MemoryModel
+#include <merilo/sync/detail/pool.hpp>          // the body runs on a pooled thread
 
 #include "strategies.hpp"
 
@@ -50,13 +48,10 @@ using detail::SyncOp;
 /// One execution's state. Leaked when a thread of it is parked for good
 /// (a livelock): such a thread still refers to it.
 struct Run {
-  Run(detail::Strategy& strategy, bool memory_model, std::size_t max_steps)
-      : controller(strategy, memory_model ? &memory : nullptr, max_steps) {}
-  detail::MemoryModel memory;
+  Run(detail::Strategy& strategy, std::unique_ptr<detail::MemoryModel> m, std::size_t max_steps)
+      : memory(std::move(m)), controller(strategy, memory.get(), max_steps) {}
+  std::unique_ptr<detail::MemoryModel> memory;  // null: sequentially consistent atomics
   Controller controller;
-  std::mutex mu;
-  std::condition_variable cv;
-  bool done = false;
   char finish = 0;  // the body's end token
 };
 
@@ -74,12 +69,19 @@ struct Execution {
   std::size_t threads = 0;
 };
 
+/// The memory model one search's executions share (its buffers keep their
+/// capacity from one execution to the next).
+struct Memory {
+  std::unique_ptr<detail::MemoryModel> model;
+};
+
 /// Runs `body` once under `strategy`.
 Execution run_once(detail::Strategy& strategy, const ModelOptions& options,
-                   const std::function<void()>& body) {
-  auto run = std::make_unique<Run>(strategy, options.memory_model, options.max_steps);
+                   const std::function<void()>& body, Memory& memory) {
+  if (options.memory_model && !memory.model) memory.model = std::make_unique<detail::MemoryModel>();
+  auto run = std::make_unique<Run>(strategy, std::move(memory.model), options.max_steps);
   Run* r = run.get();
-  std::thread main([r, &body] {
+  const std::shared_ptr<detail::Job> job = detail::run_pooled([r, &body] {
     Controller& c = r->controller;
     c.enter(0);
     bool cancelled = false;
@@ -92,26 +94,14 @@ Execution run_once(detail::Strategy& strategy, const ModelOptions& options,
     }
     if (!cancelled) c.point(SyncOp::finish, &r->finish);
     c.leave(0);
-    {
-      const std::lock_guard lock(r->mu);
-      r->done = true;
-    }
-    r->cv.notify_all();
   });
   bool abandoned = false;
-  {
-    std::unique_lock lock(r->mu);
-    while (!r->done) {
-      if (r->cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return r->done; })) break;
-      lock.unlock();
-      if (r->controller.stalled()) {
-        abandoned = true;
-      } else {
-        r->controller.look_outside(std::chrono::steady_clock::now());
-      }
-      lock.lock();
-      if (abandoned) break;
+  while (!job->wait_for(std::chrono::milliseconds(20))) {
+    if (r->controller.stalled()) {
+      abandoned = true;
+      break;
     }
+    r->controller.look_outside(std::chrono::steady_clock::now());
   }
   Controller& c = r->controller;
   Execution e;
@@ -126,10 +116,9 @@ Execution run_once(detail::Strategy& strategy, const ModelOptions& options,
   e.left = c.pending_steps();
   e.threads = c.thread_count();
   if (abandoned) {
-    main.detach();
     (void)run.release();  // NOLINT(bugprone-unused-return-value): parked threads still use it
   } else {
-    main.join();
+    memory.model = std::move(run->memory);
   }
   return e;
 }
@@ -277,13 +266,14 @@ std::size_t cost_of(const ModelFailure& f) {
 std::optional<ModelFailure> bounded_search(const ModelOptions& options,
                                            const std::function<void()>& body, std::size_t upto,
                                            std::uint8_t weak_cost, const Budget& budget,
-                                           std::size_t& executions, bool& complete) {
+                                           std::size_t& executions, bool& complete,
+                                           Memory& memory) {
   complete = false;
   for (std::size_t bound = 0; bound <= upto; ++bound) {
     detail::BoundedStrategy strategy(bound, weak_cost);
     while (strategy.begin()) {
       if (budget.spent(executions)) return std::nullopt;
-      const Execution e = run_once(strategy, options, body);
+      const Execution e = run_once(strategy, options, body, memory);
       ++executions;
       if (auto f = classify(e, strategy.diverged())) {
         f->execution = executions;
@@ -310,22 +300,24 @@ ModelResult model(const ModelOptions& options, const std::function<void()>& body
     return result;
   }
   if (!options.replay.empty()) {
+    Memory memory;
     const auto choices = parse_pin(options.replay, result.error);
     if (!choices) return result;
     detail::ReplayStrategy strategy(*choices);
-    const Execution e = run_once(strategy, options, body);
+    const Execution e = run_once(strategy, options, body, memory);
     result.executions = 1;
     result.failure = classify(e, strategy.diverged());
     if (result.failure) result.failure->execution = 1;
     return result;
   }
   const Budget budget(options);
+  Memory memory;
   switch (options.search) {
     case Search::exhaustive: {
       detail::Dpor dpor(options.max_executions);
       detail::DporStrategy strategy(dpor);
       while (!budget.spent(result.executions) && dpor.begin()) {
-        const Execution e = run_once(strategy, options, body);
+        const Execution e = run_once(strategy, options, body, memory);
         dpor.end(e.left);
         ++result.executions;
         if ((result.failure = classify(e, dpor.diverged()))) {
@@ -346,7 +338,7 @@ ModelResult model(const ModelOptions& options, const std::function<void()>& body
         const Budget second(more);
         bool complete = false;
         if (auto f = bounded_search(options, body, cost_of(*result.failure) - 1, kWeakChoiceCost,
-                                    second, result.executions, complete)) {
+                                    second, result.executions, complete, memory)) {
           result.failure = std::move(f);
         }
       }
@@ -355,7 +347,7 @@ ModelResult model(const ModelOptions& options, const std::function<void()>& body
     case Search::bounded: {
       bool complete = false;
       result.failure = bounded_search(options, body, options.preemptions, 0, budget,
-                                      result.executions, complete);
+                                      result.executions, complete, memory);
       result.complete = complete;
       break;
     }
@@ -367,11 +359,11 @@ ModelResult model(const ModelOptions& options, const std::function<void()>& body
         Execution e;
         if (options.search == Search::pct) {
           detail::PctStrategy strategy(seed, options.pct_depth, length);
-          e = run_once(strategy, options, body);
+          e = run_once(strategy, options, body, memory);
           length = std::max<std::size_t>(strategy.decisions(), 1);
         } else {
           detail::RandomStrategy strategy(seed);
-          e = run_once(strategy, options, body);
+          e = run_once(strategy, options, body, memory);
         }
         ++result.executions;
         if ((result.failure = classify(e, false))) {

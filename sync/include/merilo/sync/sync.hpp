@@ -80,6 +80,7 @@
 #include <type_traits>         // member constraints
 
 #include <merilo/sync/detail/controller.hpp>  // the hook every operation reads
+#include <merilo/sync/detail/pool.hpp>        // sync::thread's OS threads under sync::model
 
 namespace merilo::sync {
 
@@ -894,9 +895,10 @@ class thread {
     }
     state_->controller = c;
     state_->index = detail::start_thread(*c, &state_->start, &state_->finish);
-    State* st = state_.get();
-    state_->os = std::thread([st, c, call = std::move(call)]() mutable {
-      detail::run_thread(*c, st->index, &st->finish, call);
+    const std::uint8_t index = state_->index;
+    const void* finish = &state_->finish;
+    state_->job = detail::run_pooled([c, index, finish, call = std::move(call)]() mutable {
+      detail::run_thread(*c, index, finish, call);
     });
   }
   thread(thread&&) noexcept = default;
@@ -915,23 +917,27 @@ class thread {
   ~thread() { end_unjoined(); }
 
   /// Whether the thread has not been joined yet.
-  [[nodiscard]] bool joinable() const noexcept { return state_ && state_->os.joinable(); }
+  [[nodiscard]] bool joinable() const noexcept {
+    return state_ && (state_->os.joinable() || state_->job != nullptr);
+  }
   /// Waits until the thread ends (under control: a step that can run only
   /// once it has ended).
   void join() {
     if (!joinable()) throw std::system_error(std::make_error_code(std::errc::invalid_argument));
-    if (state_->controller != nullptr && state_->controller == detail::active_controller()) {
-      detail::join_thread(*state_->controller, state_->index, &state_->finish);
-      if (!state_->controller->finished(state_->index)) {
-        // A cancelled run, and this thread unwinds: the other may be
-        // parked for good (it is abandoned with its run).
-        state_->os.detach();
-        return;
+    if (state_->job != nullptr) {
+      std::shared_ptr<detail::Job> job = std::move(state_->job);
+      if (state_->controller == detail::active_controller()) {
+        detail::join_thread(*state_->controller, state_->index, &state_->finish);
       }
+      // In a cancelled run, while this thread unwinds, the other may be
+      // parked for good: it is abandoned with its run.
+      if (state_->controller->finished(state_->index)) job->wait();
+      return;
     }
     state_->os.join();
   }
-  /// The std::thread's id.
+  /// The std::thread's id (a default id for a thread of a `sync::model`
+  /// run, which runs on a pooled OS thread).
   [[nodiscard]] id get_id() const noexcept { return state_ ? state_->os.get_id() : id{}; }
   /// std::thread::hardware_concurrency.
   [[nodiscard]] static unsigned hardware_concurrency() noexcept {
@@ -940,7 +946,8 @@ class thread {
 
  private:
   struct State {
-    std::thread os;
+    std::thread os;                    // outside a controlled run
+    std::shared_ptr<detail::Job> job;  // inside one: its pooled thread's task
     detail::Controller* controller = nullptr;
     std::uint8_t index = 0;
     char start = 0;   // the token of its first step
@@ -953,7 +960,8 @@ class thread {
     }
     try {
       join();
-    } catch (...) {  // NOLINT(bugprone-empty-catch): a cancelled run; the OS thread ends by itself
+    } catch (...) {  // NOLINT(bugprone-empty-catch): a cancelled run; the task ends by itself
+      state_->job = nullptr;
       if (state_->os.joinable()) state_->os.join();
     }
   }
