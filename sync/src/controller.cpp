@@ -23,6 +23,9 @@
 
 #include <fmt/core.h>
 
+#include <merilo/core/hash.hpp>                 // the random and PCT choices' stream
+#include <merilo/sync/detail/memory_model.hpp>  // MemoryModel
+
 #include <merilo/sync/sync.hpp>  // sync::Cancelled
 
 namespace merilo::sync::detail {
@@ -142,6 +145,17 @@ std::uint8_t default_choice(const Decision& d) noexcept {
 
 // --- Chooser ---------------------------------------------------------------
 
+namespace {
+
+/// The next value of the SplitMix64 stream whose state is `state`, below
+/// `bound` (as core::SplitMix64::below draws it).
+std::uint64_t draw_below(std::uint64_t& state, std::uint64_t bound) noexcept {
+  state += core::kSplitMixGamma;
+  return core::splitmix_finaliser(state) % bound;
+}
+
+}  // namespace
+
 Chooser::Chooser(std::vector<std::uint8_t> forced, Then then, std::uint64_t seed,
                  std::size_t threads, std::size_t depth, std::size_t length)
     : forced_(std::move(forced)), then_(then), rng_(seed) {
@@ -154,11 +168,11 @@ Chooser::Chooser(std::vector<std::uint8_t> forced, Then then, std::uint64_t seed
   for (std::size_t t = 0; t < threads; ++t) priority_[t] = changes + 1 + t;
   for (std::size_t t = threads; t > 1; --t) {
     // below(t) < t, so it fits a size_t (32 bits on i386).
-    std::swap(priority_[t - 1], priority_[static_cast<std::size_t>(rng_.below(t))]);
+    std::swap(priority_[t - 1], priority_[static_cast<std::size_t>(draw_below(rng_, t))]);
   }
   const std::size_t span = length > 0 ? length : 1;
   for (std::size_t k = 0; k < changes; ++k) {
-    change_at_.push_back(static_cast<std::size_t>(rng_.below(span)));  // < span
+    change_at_.push_back(static_cast<std::size_t>(draw_below(rng_, span)));  // < span
   }
 }
 
@@ -178,7 +192,7 @@ std::uint8_t Chooser::pick(const Decision& d, std::size_t index) {
         const auto others = static_cast<std::uint8_t>(mask & ~(1U << d.current));
         if (others != 0) mask = others;
       }
-      std::uint64_t k = rng_.below(static_cast<std::uint64_t>(std::popcount(mask)));
+      std::uint64_t k = draw_below(rng_, static_cast<std::uint64_t>(std::popcount(mask)));
       for (unsigned t = 0; t < kMaxControlledThreads; ++t) {
         if (((mask >> t) & 1U) && k-- == 0) return static_cast<std::uint8_t>(t);
       }

@@ -9,6 +9,7 @@
 #include <cstdint>  // std::uint8_t, std::uint64_t
 #include <vector>   // paths, trails
 
+#include <merilo/core/hash.hpp>                // core::SplitMix64 draws the random choices
 #include <merilo/sync/detail/controller.hpp>  // Strategy, Decision, Chooser
 #include <merilo/sync/detail/dpor.hpp>        // Dpor
 

@@ -1,14 +1,16 @@
-// merilo/sync/sync.hpp — drop-in std synchronisation types that let the
-// parallel tester own the schedule.
+// merilo/sync/sync.hpp — drop-in std synchronisation types that let merilo
+// own the schedule: `parallel::check`'s branches and `sync::model`'s
+// threads run one at a time, switching only at these types' operations.
 //
-// `merilo::sync` has `atomic<T>`,
-// `atomic_flag`, `mutex`, `recursive_mutex`, `shared_mutex`,
-// `condition_variable` and `this_thread::yield`, with the members of their
-// std namesakes. Outside a controlled run each operation is the std one,
+// `merilo::sync` has `atomic<T>`, `atomic_flag`, `atomic_thread_fence`,
+// `mutex`, `recursive_mutex`, `shared_mutex`, `condition_variable`,
+// `thread` and `this_thread::yield`, with the members of their std
+// namesakes. Outside a controlled run each operation is the std one,
 // after one relaxed load of a process-wide count and a branch. Inside a
 // controlled run (the branches of `parallel::check` with the default
-// scheduler) each operation is first a scheduling point: the branches run
-// one at a time, and the scheduler decides who goes next at every point, so
+// scheduler, and `sync::model`) each operation is first a scheduling
+// point: the threads run one at a time, and the scheduler decides who goes
+// next at every point, so
 // a race a few instructions wide is found by search instead of by luck, and
 // a failing schedule replays exactly.
 //
@@ -36,12 +38,14 @@
 // pull in on Linux). Use another name (`mylib_sync`, `msync`), or put the
 // alias inside a function or a namespace of your own.
 //
-// NOTE: a controlled run is sequentially consistent: memory orders are
-// accepted and passed to std, but relaxed and acquire/release reorderings
-// are not explored (docs/design/controlled-scheduling.md). Code between two
-// points runs atomically, so a data race on a plain variable is invisible
-// here; ThreadSanitizer on the free-running stress mode is the check for
-// those.
+// NOTE: under `sync::model` (model.hpp) atomics follow the C++ memory
+// model: a load may read any store RC11 allows, so relaxed and
+// acquire/release mistakes are found. `parallel::check`'s controlled runs
+// stay sequentially consistent: memory orders are accepted and passed to
+// std, but their reorderings are not explored there. Either way, code
+// between two points runs atomically, so a data race on a plain variable
+// is invisible; ThreadSanitizer on the free-running stress mode is the
+// check for those.
 //
 // NOTE: when a controlled run ends in a deadlock or a livelock, every
 // branch in `mutex::lock`, `lock_shared`, a `condition_variable` wait or

@@ -64,10 +64,9 @@
 #include <utility>             // std::pair
 #include <vector>              // decisions, threads
 
-#include <merilo/core/hash.hpp>              // core::SplitMix64 drives the random and PCT choices
 #include <merilo/sync/detail/footprint.hpp>  // Footprint: what each pending step touches
-#include <merilo/sync/detail/memory_model.hpp>  // MemoryModel, MemOrder
-#include <merilo/sync/tags.hpp>                 // the misuse verdicts' tags
+#include <merilo/sync/detail/mem_order.hpp>  // MemOrder, CasResult
+#include <merilo/sync/tags.hpp>              // the misuse verdicts' tags
 
 namespace merilo::sync::detail {
 
@@ -165,7 +164,7 @@ class Chooser {
  private:
   std::vector<std::uint8_t> forced_;
   Then then_ = Then::defaults;
-  core::SplitMix64 rng_{0};
+  std::uint64_t rng_ = 0;               // SplitMix64 state: drives the random and PCT choices
   std::vector<std::size_t> priority_;   // PCT: higher runs first
   std::vector<std::size_t> change_at_;  // PCT: decision indices where priorities drop
   std::size_t lowered_ = 0;             // PCT: change points used
@@ -194,6 +193,8 @@ enum class Release : std::uint8_t {
   misuse,   ///< Another thread holds it: recorded as misuse; skip the unlock.
   unknown,  ///< No thread of the run holds it: unlocked, or locked before the run.
 };
+
+class MemoryModel;  // memory_model.hpp
 
 /// The pending step of every thread (Access::none: none, or finished).
 using PendingSteps = std::array<Footprint, kMaxThreads>;

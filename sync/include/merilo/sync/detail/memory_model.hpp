@@ -61,6 +61,8 @@
 #include <string>   // format_execution
 #include <vector>   // events, stores, modification orders
 
+#include <merilo/sync/detail/mem_order.hpp>  // MemOrder, CasResult
+
 namespace merilo::sync::detail {
 
 /// Threads a model execution can have (thread ids 0..kMaxModelThreads-1):
@@ -81,10 +83,6 @@ using ThreadId = std::uint8_t;
 using LocationId = std::uint32_t;
 /// A mutex (or any lock object), numbered from 0 in order of creation.
 using LockId = std::uint32_t;
-
-/// std::memory_order, as the model names it. consume is treated as
-/// acquire (as every compiler does).
-enum class MemOrder : std::uint8_t { relaxed, consume, acquire, release, acq_rel, seq_cst };
 
 /// "relaxed", "acquire", ... (for reports).
 [[nodiscard]] const char* order_name(MemOrder order) noexcept;
@@ -159,12 +157,6 @@ struct Candidate {
   MemOrder order = MemOrder::relaxed;  ///< Its order (relaxed for an initial value).
   bool writes =
       false;  ///< A compare-exchange: reading it succeeds (the value is the expected one).
-};
-
-/// What a committed compare-exchange did.
-struct CasResult {
-  bool success = false;    ///< The expected value was found and the desired one written.
-  std::uint64_t read = 0;  ///< The value found.
 };
 
 /// The execution graph of one run under RC11 (see the top of this file).
