@@ -157,4 +157,38 @@ std::size_t ReplayStrategy::next_value(std::size_t count) {
   return c.index;
 }
 
+// --- fuzzer bytes --------------------------------------------------------------
+
+std::uint8_t BytesStrategy::next_thread(const Decision& d, const PendingSteps& /*pending*/,
+                                        std::uint8_t preferred) {
+  if (!is_choice(d) || next_ >= bytes_.size()) return preferred;
+  unsigned k = bytes_[next_++] % static_cast<unsigned>(std::popcount(d.runnable));
+  for (unsigned t = 0; t < kMaxControlledThreads; ++t) {
+    if (((d.runnable >> t) & 1U) && k-- == 0) return static_cast<std::uint8_t>(t);
+  }
+  return preferred;
+}
+
+std::size_t BytesStrategy::next_value(std::size_t count) {
+  if (next_ >= bytes_.size()) return 0;
+  return bytes_[next_++] % count;
+}
+
+std::uint8_t RecordingStrategy::next_thread(const Decision& d, const PendingSteps& pending,
+                                            std::uint8_t preferred) {
+  const std::uint8_t t = inner_.next_thread(d, pending, preferred);
+  if (is_choice(d) && t < kMaxControlledThreads && ((d.runnable >> t) & 1U)) {
+    // Its rank among the enabled threads.
+    const auto below = static_cast<std::uint8_t>(d.runnable & ((1U << t) - 1U));
+    bytes_.push_back(static_cast<std::uint8_t>(std::popcount(below)));
+  }
+  return t;
+}
+
+std::size_t RecordingStrategy::next_value(std::size_t count) {
+  const std::size_t v = inner_.next_value(count);
+  bytes_.push_back(static_cast<std::uint8_t>(v < count ? v : 0));
+  return v;
+}
+
 }  // namespace merilo::sync::detail

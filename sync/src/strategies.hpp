@@ -7,9 +7,10 @@
 
 #include <cstddef>  // std::size_t
 #include <cstdint>  // std::uint8_t, std::uint64_t
+#include <span>     // fuzzer bytes
 #include <vector>   // paths, trails
 
-#include <merilo/core/hash.hpp>                // core::SplitMix64 draws the random choices
+#include <merilo/core/hash.hpp>               // core::SplitMix64 draws the random choices
 #include <merilo/sync/detail/controller.hpp>  // Strategy, Decision, Chooser
 #include <merilo/sync/detail/dpor.hpp>        // Dpor
 
@@ -105,6 +106,39 @@ class ReplayStrategy final : public Strategy {
   std::vector<Choice> choices_;
   std::size_t next_ = 0;
   bool diverged_ = false;
+};
+
+/// Reads every choice from fuzzer bytes: at a step with two or more
+/// enabled threads the next byte modulo their number picks one (in thread
+/// order); at a memory-model choice the next byte modulo the candidates.
+/// Past the last byte every choice is the default, so every input, the
+/// empty one included, is a schedule.
+class BytesStrategy final : public Strategy {
+ public:
+  explicit BytesStrategy(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+  std::uint8_t next_thread(const Decision& d, const PendingSteps& pending,
+                           std::uint8_t preferred) override;
+  std::size_t next_value(std::size_t count) override;
+
+ private:
+  std::span<const std::uint8_t> bytes_;
+  std::size_t next_ = 0;
+};
+
+/// Passes every choice on to `inner` and writes down the bytes that make
+/// `BytesStrategy` take the same choices.
+class RecordingStrategy final : public Strategy {
+ public:
+  explicit RecordingStrategy(Strategy& inner) : inner_(inner) {}
+  std::uint8_t next_thread(const Decision& d, const PendingSteps& pending,
+                           std::uint8_t preferred) override;
+  std::size_t next_value(std::size_t count) override;
+  /// The bytes of the execution so far.
+  [[nodiscard]] const std::vector<std::uint8_t>& bytes() const noexcept { return bytes_; }
+
+ private:
+  Strategy& inner_;
+  std::vector<std::uint8_t> bytes_;
 };
 
 }  // namespace merilo::sync::detail

@@ -1,0 +1,69 @@
+// merilo/sync/fuzz.hpp — a plain threaded test as a fuzz target over its
+// schedules: fuzzer bytes choose the execution, and which store each load
+// read is the coverage that tells the fuzzer an input did something new.
+//
+// merilo's design is that a search covers what it can and hands a fuzzer
+// the shortest way to everything it reached. For threads the search is
+// `sync::model`'s; what it reached is the set of reads-from pairs (this
+// load read that store), the coverage that matters for concurrency bugs;
+// and the shortest way is the execution with the fewest preemptions that
+// first made each pair. `seed_inputs` writes those
+// executions as inputs, `run_input` runs one input:
+//
+//   extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+//     const auto run = merilo::sync::run_input({}, body, {data, size});
+//     // feed run.reads_from to the fuzzer as extra coverage; on a failure
+//     // print run.result.report() (its pin replays the input under
+//     // sync::model) and abort.
+//   }
+//
+// Input format: at each step where two or more threads are enabled, the
+// next byte modulo their number picks one, in thread order; at each
+// memory-model choice (a load with two or more stores it may read, a store
+// with two or more places), the next byte modulo the candidates picks one.
+// Past the last byte every choice is the default (the running thread goes
+// on; the newest store), so every input is a schedule and a short input is
+// a schedule's beginning.
+#ifndef MERILO_SYNC_FUZZ_HPP
+#define MERILO_SYNC_FUZZ_HPP
+
+#include <cstdint>          // std::uint8_t, std::uint64_t
+#include <functional>       // the body
+#include <source_location>  // where a failure's pinned test goes
+#include <span>             // an input
+#include <vector>           // inputs, coverage
+
+#include <merilo/sync/model.hpp>  // ModelOptions, ModelResult
+
+namespace merilo::sync {
+
+/// What one input did.
+struct FuzzRun {
+  /// One execution (`executions` is 1): its failure, if any, with a pin
+  /// that replays it under `model` (`ModelOptions::replay`).
+  ModelResult result;
+  /// A hash of each reads-from pair the execution made: the store read (its
+  /// thread and position among that thread's atomic events, or "an initial
+  /// value") and the load (likewise), names no schedule changes.
+  /// Empty with `ModelOptions::memory_model` off.
+  std::vector<std::uint64_t> reads_from;
+};
+
+/// Runs `body` once under the choices `input` encodes (see the top of
+/// this file). `options.search`, `max_executions`, `budget` and `replay`
+/// do not apply.
+[[nodiscard]] FuzzRun run_input(const ModelOptions& options, const std::function<void()>& body,
+                                std::span<const std::uint8_t> input,
+                                std::source_location where = std::source_location::current());
+
+/// Inputs to start a fuzzer from: the search runs executions with the
+/// fewest preemptions first (up to `options.preemptions`, every memory-model
+/// choice, at most `options.max_executions` executions), and
+/// the first execution to make each reads-from pair is written as an input,
+/// once. An execution that fails is written too (it is a crash input).
+[[nodiscard]] std::vector<std::vector<std::uint8_t>> seed_inputs(const ModelOptions& options,
+                                                                 const std::function<void()>& body);
+
+}  // namespace merilo::sync
+
+#endif  // MERILO_SYNC_FUZZ_HPP

@@ -1,0 +1,164 @@
+// execution.cpp — one execution of a `sync::model` body (execution.hpp).
+#include "execution.hpp"
+
+#include <algorithm>  // std::count_if
+#include <chrono>     // polling a stuck execution
+#include <utility>    // std::move
+
+#include <fmt/core.h>
+
+#include <merilo/core/hash.hpp>         // core::mix64 hashes reads-from pairs
+#include <merilo/sync/detail/pool.hpp>  // the body runs on a pooled thread
+
+namespace merilo::sync::detail {
+
+namespace {
+
+/// One execution's state. Leaked when a thread of it is parked for good
+/// (a livelock): such a thread still refers to it.
+struct Run {
+  Run(Strategy& strategy, std::unique_ptr<MemoryModel> m, std::size_t max_steps)
+      : memory(std::move(m)), controller(strategy, memory.get(), max_steps) {}
+  std::unique_ptr<MemoryModel> memory;  // null: sequentially consistent atomics
+  Controller controller;
+  char finish = 0;  // the body's end token
+};
+
+/// A hash of each reads-from pair of `m`'s execution: the store read (its
+/// thread and position there; any initial value alike) and the load (its
+/// thread and position).
+std::vector<std::uint64_t> reads_from(const MemoryModel& m) {
+  std::vector<std::uint64_t> out;
+  for (ThreadId t = 0; t < kMaxModelThreads; ++t) {
+    if (((m.started() >> t) & 1U) == 0) continue;
+    const auto events = m.events(t);
+    for (std::uint32_t i = 0; i < events.size(); ++i) {
+      const Event& e = events[i];
+      if (e.kind != EventKind::load && e.kind != EventKind::rmw &&
+          e.kind != EventKind::cas_success && e.kind != EventKind::cas_failure) {
+        continue;
+      }
+      // Events are named by thread and position, which a schedule does not
+      // change; location ids and initial stores' positions follow the order
+      // of first use, which it does.
+      const bool initial = e.read_from.thread == kInitThread;
+      std::uint64_t h = core::mix64((std::uint64_t{e.read_from.thread} << 32U) ^
+                                    (initial ? 0U : e.read_from.index));
+      h = core::mix64(h ^ (std::uint64_t{t} << 32U) ^ i);
+      out.push_back(h);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Execution run_once(Strategy& strategy, const ModelOptions& options,
+                   const std::function<void()>& body, Memory& memory) {
+  if (options.memory_model && !memory.model) memory.model = std::make_unique<detail::MemoryModel>();
+  auto run = std::make_unique<Run>(strategy, std::move(memory.model), options.max_steps);
+  Run* r = run.get();
+  const std::shared_ptr<detail::Job> job = detail::run_pooled([r, &body] {
+    Controller& c = r->controller;
+    c.enter(0);
+    bool cancelled = false;
+    try {
+      body();
+    } catch (const Cancelled&) {
+      cancelled = true;
+    } catch (...) {
+      c.thread_failed(std::current_exception());
+    }
+    if (!cancelled) c.point(SyncOp::finish, &r->finish);
+    c.leave(0);
+  });
+  bool abandoned = false;
+  while (!job->wait_for(std::chrono::milliseconds(20))) {
+    if (r->controller.stalled()) {
+      abandoned = true;
+      break;
+    }
+    r->controller.look_outside(std::chrono::steady_clock::now());
+  }
+  Controller& c = r->controller;
+  Execution e;
+  e.status = c.status();
+  e.failure = c.failure();
+  e.failed_thread = c.failed_thread();
+  e.misuse = c.misuse();
+  e.description = c.description();
+  e.trail = c.trail();
+  e.log = c.log();
+  e.memory = c.format_memory();
+  if (r->memory) e.reads_from = reads_from(*r->memory);
+  e.left = c.pending_steps();
+  e.threads = c.thread_count();
+  if (abandoned) {
+    (void)run.release();  // NOLINT(bugprone-unused-return-value): parked threads still use it
+  } else {
+    memory.model = std::move(run->memory);
+  }
+  return e;
+}
+
+std::optional<ModelFailure> classify(const Execution& e, bool diverged) {
+  ModelFailure f;
+  if (e.failure) {
+    const std::string who = e.failed_thread == 0 ? std::string("the body (thread 0)")
+                                                 : fmt::format("thread {}", e.failed_thread);
+    try {
+      std::rethrow_exception(e.failure);
+    } catch (const AssertionFailed& a) {
+      f.tag = kAssertionTag;
+      f.message = fmt::format("MERILO_SYNC_ASSERT({}) failed at {}:{} in {}", a.expression, a.file,
+                              a.line, who);
+    } catch (const std::exception& x) {
+      f.tag = kExceptionTag;
+      f.message = fmt::format("{} ended with an exception: {}", who, x.what());
+    } catch (...) {
+      f.tag = kExceptionTag;
+      f.message = fmt::format("{} ended with an exception that is not a std::exception", who);
+    }
+  } else if (e.misuse) {
+    f.tag = e.misuse->tag;
+    f.message = e.misuse->detail;
+  } else if (e.status == RunStatus::deadlock) {
+    f.tag = kDeadlockTag;
+    f.message = "deadlock: " + e.description;
+  } else if (e.status == RunStatus::livelock) {
+    f.tag = kLivelockTag;
+    f.message = "livelock: " + e.description;
+  } else if (diverged) {
+    f.tag = kNondeterministicTag;
+    f.message =
+        "the same choices made the program take other steps: it depends on something merilo does "
+        "not control (time, a random number, a plain variable shared without merilo::sync, a "
+        "thread merilo did not start)";
+  } else {
+    return std::nullopt;
+  }
+  std::string pin = "m1:";
+  for (std::size_t i = 0; i < e.trail.size(); ++i) {
+    if (i > 0) pin += '.';
+    pin += e.trail[i].value ? fmt::format("v{}", e.trail[i].index)
+                            : fmt::format("{}", e.trail[i].index);
+  }
+  f.pin = std::move(pin);
+  f.preemptions = static_cast<std::size_t>(
+      std::count_if(e.log.begin(), e.log.end(), [](const auto& s) { return s.preemption; }));
+  f.weak_choices = static_cast<std::size_t>(std::count_if(
+      e.trail.begin(), e.trail.end(), [](const Choice& c) { return c.value && c.index != 0; }));
+  std::string timeline;
+  for (std::size_t i = 0; i < e.log.size(); ++i) {
+    const detail::StepRecord& s = e.log[i];
+    timeline += fmt::format("  {:>4}  thread {}  {}", i + 1, s.thread, detail::name(s.op));
+    if (s.object != 0) timeline += fmt::format(" #{}", s.object);
+    if (s.preemption) timeline += "   <- preemption";
+    timeline += '\n';
+  }
+  f.timeline = std::move(timeline);
+  f.memory = e.memory;
+  return f;
+}
+
+}  // namespace merilo::sync::detail

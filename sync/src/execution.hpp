@@ -1,0 +1,54 @@
+// execution.hpp — one execution of a `sync::model` body under a strategy,
+// and the failure it shows: what every entry point (the searches of
+// model.cpp, the schedule fuzzer's inputs) shares. Private to sync/src.
+#ifndef MERILO_SYNC_SRC_EXECUTION_HPP
+#define MERILO_SYNC_SRC_EXECUTION_HPP
+
+#include <cstddef>     // std::size_t
+#include <cstdint>     // std::uint8_t, std::uint64_t
+#include <exception>   // a thread's failure
+#include <functional>  // the body
+#include <memory>      // the shared memory model
+#include <optional>    // a misuse, a failure
+#include <string>      // texts
+#include <vector>      // choices, steps
+
+#include <merilo/sync/detail/controller.hpp>    // Strategy, Choice, StepRecord
+#include <merilo/sync/detail/memory_model.hpp>  // MemoryModel
+#include <merilo/sync/model.hpp>                // ModelOptions, ModelFailure
+
+namespace merilo::sync::detail {
+
+/// What one execution did.
+struct Execution {
+  RunStatus status = RunStatus::running;
+  std::exception_ptr failure;
+  std::uint8_t failed_thread = 0;
+  std::optional<Misuse> misuse;
+  std::string description;
+  std::vector<Choice> trail;
+  std::vector<StepRecord> log;
+  std::string memory;
+  /// A hash of each reads-from pair (location, store event, load event).
+  std::vector<std::uint64_t> reads_from;
+  PendingSteps left{};
+  std::size_t threads = 0;
+};
+
+/// The memory model one search's executions share (its buffers keep their
+/// capacity from one execution to the next).
+struct Memory {
+  std::unique_ptr<MemoryModel> model;
+};
+
+/// Runs `body` once under `strategy`.
+[[nodiscard]] Execution run_once(Strategy& strategy, const ModelOptions& options,
+                                 const std::function<void()>& body, Memory& memory);
+
+/// The failure `e` shows, if any (`diverged`: the strategy found the
+/// program not deterministic under its choices).
+[[nodiscard]] std::optional<ModelFailure> classify(const Execution& e, bool diverged);
+
+}  // namespace merilo::sync::detail
+
+#endif  // MERILO_SYNC_SRC_EXECUTION_HPP
