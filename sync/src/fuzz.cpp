@@ -32,9 +32,8 @@ FuzzRun run_input(const ModelOptions& options, const std::function<void()>& body
   return out;
 }
 
-std::vector<std::vector<std::uint8_t>> seed_inputs(const ModelOptions& options,
-                                                   const std::function<void()>& body) {
-  std::vector<std::vector<std::uint8_t>> seeds;
+Seeds seed_inputs(const ModelOptions& options, const std::function<void()>& body) {
+  Seeds seeds;
   if (!body || options.max_executions == 0) return seeds;
   std::unordered_set<std::uint64_t> seen;
   detail::Memory memory;
@@ -42,17 +41,25 @@ std::vector<std::vector<std::uint8_t>> seed_inputs(const ModelOptions& options,
   // Fewest preemptions first (weak choices are free, the newest store
   // tried first): the first execution to make a pair is the one with the
   // fewest preemptions that does (within the bound).
+  bool cut = false;
   for (std::size_t bound = 0; bound <= options.preemptions; ++bound) {
     detail::BoundedStrategy search(bound, 0);
-    while (executions < options.max_executions && search.begin()) {
+    while (search.begin()) {
+      if (executions >= options.max_executions) {
+        cut = true;
+        break;
+      }
       detail::RecordingStrategy recorder(search);
       const detail::Execution e = detail::run_once(recorder, options, body, memory);
       ++executions;
       bool fresh = detail::classify(e, search.diverged()).has_value();
       for (const std::uint64_t pair : e.reads_from) fresh = seen.insert(pair).second || fresh;
-      if (fresh) seeds.push_back(recorder.bytes());
+      if (fresh) seeds.inputs.push_back(recorder.bytes());
     }
+    if (bound == options.preemptions) cut = cut || search.cut();
   }
+  seeds.executions = executions;
+  seeds.complete = !cut;
   return seeds;
 }
 

@@ -63,6 +63,7 @@ std::uint8_t BoundedStrategy::take(std::vector<std::uint8_t> options,
   p.options = std::move(options);
   p.cost = std::move(cost);
   p.before = preemptions_;
+  for (const std::uint8_t c : p.cost) cut_ = cut_ || p.before + c > bound_;
   for (std::size_t j = 0; j < p.options.size(); ++j) {
     if (p.before + p.cost[j] <= bound_) {
       p.at = j;

@@ -43,6 +43,8 @@ class BoundedStrategy final : public Strategy {
   std::size_t next_value(std::size_t count) override;
   /// A replayed choice could not be made (the program is not deterministic).
   [[nodiscard]] bool diverged() const noexcept { return diverged_; }
+  /// Some choice was left out because it would have gone over the bound.
+  [[nodiscard]] bool cut() const noexcept { return cut_; }
 
  private:
   struct Point {
@@ -61,6 +63,7 @@ class BoundedStrategy final : public Strategy {
   std::size_t preemptions_ = 0;
   bool started_ = false;
   bool diverged_ = false;
+  bool cut_ = false;
 };
 
 /// Uniformly random enabled threads and memory-model choices.

@@ -48,7 +48,7 @@ TEST(ScheduleFuzz, EveryInputRunsAndTheSameInputRunsTheSameExecution) {
 }
 
 TEST(ScheduleFuzz, TheSeedsReachEveryReadsFromPairTheSearchReachesAndTheBug) {
-  const auto seeds = ms::seed_inputs({}, relaxed_message_passing);
+  const auto seeds = ms::seed_inputs({}, relaxed_message_passing).inputs;
   ASSERT_FALSE(seeds.empty());
   std::set<std::uint64_t> pairs;
   bool failed = false;
@@ -63,7 +63,7 @@ TEST(ScheduleFuzz, TheSeedsReachEveryReadsFromPairTheSearchReachesAndTheBug) {
 }
 
 TEST(ScheduleFuzz, AFailingInputsPinReplaysUnderModel) {
-  for (const auto& seed : ms::seed_inputs({}, relaxed_message_passing)) {
+  for (const auto& seed : ms::seed_inputs({}, relaxed_message_passing).inputs) {
     const ms::FuzzRun run = ms::run_input({}, relaxed_message_passing, seed);
     if (!run.result.failure) continue;
     ms::ModelOptions pinned;

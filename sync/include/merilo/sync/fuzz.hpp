@@ -27,6 +27,7 @@
 #ifndef MERILO_SYNC_FUZZ_HPP
 #define MERILO_SYNC_FUZZ_HPP
 
+#include <cstddef>          // std::size_t
 #include <cstdint>          // std::uint8_t, std::uint64_t
 #include <functional>       // the body
 #include <source_location>  // where a failure's pinned test goes
@@ -56,13 +57,21 @@ struct FuzzRun {
                                 std::span<const std::uint8_t> input,
                                 std::source_location where = std::source_location::current());
 
+/// What `seed_inputs` found.
+struct Seeds {
+  std::vector<std::vector<std::uint8_t>> inputs;  ///< The seeds, in the order found.
+  std::size_t executions = 0;                     ///< Executions the search ran.
+  /// Every execution ran: none was left out by the preemption bound or the
+  /// execution budget.
+  bool complete = false;
+};
+
 /// Inputs to start a fuzzer from: the search runs executions with the
 /// fewest preemptions first (up to `options.preemptions`, every memory-model
 /// choice, at most `options.max_executions` executions), and
 /// the first execution to make each reads-from pair is written as an input,
 /// once. An execution that fails is written too (it is a crash input).
-[[nodiscard]] std::vector<std::vector<std::uint8_t>> seed_inputs(const ModelOptions& options,
-                                                                 const std::function<void()>& body);
+[[nodiscard]] Seeds seed_inputs(const ModelOptions& options, const std::function<void()>& body);
 
 }  // namespace merilo::sync
 

@@ -1,0 +1,77 @@
+// threads.cpp — a plain threaded test as a libFuzzer target (threads.hpp).
+#include <merilo/fuzz/threads.hpp>
+
+#include <cstdlib>  // std::abort, std::exit
+#include <utility>  // std::move
+
+#include <fmt/core.h>
+
+#include <merilo/core/type_name.hpp>  // core::test_identifier
+#include <merilo/fuzz/corpus.hpp>     // write_seeds, write_dictionary
+#include <merilo/fuzz/target.hpp>     // detail::flag, print_err, fail
+
+namespace merilo::fuzz {
+
+namespace {
+
+// The reads-from coverage: libFuzzer counts a section of this name as
+// extra coverage counters (elsewhere it is an ordinary array).
+#if defined(__linux__)
+__attribute__((used, section("__libfuzzer_extra_counters")))
+#endif
+std::uint8_t reads_from_counters[kReadsFromCounters];
+
+}  // namespace
+
+ThreadsTarget::ThreadsTarget(std::function<void()> body, sync::ModelOptions options,
+                             std::string name)
+    : body_(std::move(body)), options_(std::move(options)) {
+  if (options_.name.empty()) options_.name = std::move(name);
+}
+
+std::string ThreadsTarget::seed(const std::string& dir, std::size_t& written, bool& complete) {
+  const sync::Seeds seeds = sync::seed_inputs(options_, body_);
+  written = seeds.inputs.size();
+  complete = seeds.complete;
+  return write_seeds(dir, seeds.inputs);
+}
+
+int ThreadsTarget::initialize(int* argc, char*** argv) {
+  const bool args = argc != nullptr && argv != nullptr;
+  const std::string dir = args ? detail::flag(*argc, *argv, "merilo_seed") : "";
+  const std::string dict = args ? detail::flag(*argc, *argv, "merilo_dict") : "";
+  if (!dict.empty()) {
+    // Schedules have no kinds to name: the dictionary is empty.
+    const std::string written = write_dictionary(dict, 0);
+    if (!written.empty()) detail::fail("ERROR: " + written + "\n", 2);
+    if (dir.empty()) std::exit(0);
+  }
+  if (dir.empty()) return 0;
+  std::size_t written = 0;
+  bool complete = false;
+  const std::string error = seed(dir, written, complete);
+  if (!error.empty()) detail::fail("ERROR: " + error + "\n", 1);
+  detail::print_err(fmt::format(
+      "merilo fuzz: {}: wrote {} seeds to {} (the fewest-preemption execution to each reads-from "
+      "pair; search complete={} within {} preemptions)\n",
+      options_.name, written, dir, complete, options_.preemptions));
+  std::exit(0);
+}
+
+int ThreadsTarget::test_one_input(const std::uint8_t* data, std::size_t size) {
+  const sync::FuzzRun run = sync::run_input(options_, body_, {data, size});
+  if (!run.result.error.empty()) detail::fail("ERROR: " + run.result.error + "\n", 2);
+  for (const std::uint64_t pair : run.reads_from) {
+    std::uint8_t& c = reads_from_counters[pair % kReadsFromCounters];
+    if (c < 255) ++c;
+  }
+  if (run.result.failure) {
+    detail::print_err(fmt::format("==merilo== ERROR: fuzz target {} found {}\n{}",
+                                  core::test_identifier(options_.name), run.result.failure->tag,
+                                  run.result.report()));
+    std::abort();
+  }
+  return 0;
+}
+
+}  // namespace merilo::fuzz
