@@ -12,11 +12,12 @@
 namespace merilo::sync {
 
 FuzzRun run_input(const ModelOptions& options, const std::function<void()>& body,
-                  std::span<const std::uint8_t> input, std::source_location where) {
+                  std::span<const std::uint8_t> input, const char* file, unsigned line) {
   FuzzRun out;
   ModelResult& result = out.result;
   result.search = options.search;
-  result.where = where;
+  result.file = file;
+  result.line = line;
   result.name = options.name;
   if (!body) {
     result.error = "merilo::sync::run_input: the body is an empty std::function";

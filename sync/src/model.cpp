@@ -146,11 +146,12 @@ std::optional<ModelFailure> bounded_search(const ModelOptions& options,
 
 }  // namespace
 
-ModelResult model(const ModelOptions& options, const std::function<void()>& body,
-                  std::source_location where) {
+ModelResult model(const ModelOptions& options, const std::function<void()>& body, const char* file,
+                  unsigned line) {
   ModelResult result;
   result.search = options.search;
-  result.where = where;
+  result.file = file;
+  result.line = line;
   result.name = options.name;
   result.error = check_options(options);
   if (!result.error.empty()) return result;
@@ -236,8 +237,8 @@ ModelResult model(const ModelOptions& options, const std::function<void()>& body
   return result;
 }
 
-ModelResult model(const std::function<void()>& body, std::source_location where) {
-  return model(ModelOptions{}, body, where);
+ModelResult model(const std::function<void()>& body, const char* file, unsigned line) {
+  return model(ModelOptions{}, body, file, line);
 }
 
 std::string ModelResult::summary() const {
@@ -276,8 +277,7 @@ std::string ModelResult::report() const {
       "    const merilo::sync::ModelResult r = merilo::sync::model(options, {});\n"
       "    EXPECT_TRUE(r.passed()) << r.report();\n"
       "  }}\n",
-      where.file_name(), where.line(), core::test_identifier(body), where.line(), failure->pin,
-      body);
+      file, line, core::test_identifier(body), line, failure->pin, body);
   return out;
 }
 

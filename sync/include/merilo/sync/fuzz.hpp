@@ -27,12 +27,11 @@
 #ifndef MERILO_SYNC_FUZZ_HPP
 #define MERILO_SYNC_FUZZ_HPP
 
-#include <cstddef>          // std::size_t
-#include <cstdint>          // std::uint8_t, std::uint64_t
-#include <functional>       // the body
-#include <source_location>  // where a failure's pinned test goes
-#include <span>             // an input
-#include <vector>           // inputs, coverage
+#include <cstddef>     // std::size_t
+#include <cstdint>     // std::uint8_t, std::uint64_t
+#include <functional>  // the body
+#include <span>        // an input
+#include <vector>      // inputs, coverage
 
 #include <merilo/sync/model.hpp>  // ModelOptions, ModelResult
 
@@ -55,7 +54,8 @@ struct FuzzRun {
 /// do not apply.
 [[nodiscard]] FuzzRun run_input(const ModelOptions& options, const std::function<void()>& body,
                                 std::span<const std::uint8_t> input,
-                                std::source_location where = std::source_location::current());
+                                const char* file = __builtin_FILE(),
+                                unsigned line = __builtin_LINE());
 
 /// What `seed_inputs` found.
 struct Seeds {

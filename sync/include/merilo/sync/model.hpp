@@ -49,14 +49,13 @@
 #ifndef MERILO_SYNC_MODEL_HPP
 #define MERILO_SYNC_MODEL_HPP
 
-#include <chrono>           // ModelOptions::budget
-#include <cstddef>          // std::size_t
-#include <cstdint>          // std::uint64_t
-#include <functional>       // the body
-#include <optional>         // ModelResult::failure
-#include <source_location>  // where the pinned test goes
-#include <string>           // texts
-#include <string_view>      // tags
+#include <chrono>       // ModelOptions::budget
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::uint64_t
+#include <functional>   // the body
+#include <optional>     // ModelResult::failure
+#include <string>       // texts
+#include <string_view>  // tags
 
 #include <merilo/sync/sync.hpp>  // the types a body uses
 #include <merilo/sync/tags.hpp>  // the failure tags
@@ -131,8 +130,9 @@ struct ModelResult {
   std::size_t sleep_blocked = 0;        ///< Exhaustive: executions cut short by sleep sets.
   std::optional<ModelFailure> failure;  ///< The failure, if one was found.
   std::string error;                    ///< A usage error (bad options, a bad pin), or empty.
-  std::source_location where = std::source_location::current();  ///< The caller of `model`.
-  std::string name;                                              ///< ModelOptions::name.
+  const char* file = "";  ///< The file of the caller of `model` (where the pinned test goes).
+  unsigned line = 0;      ///< Its line.
+  std::string name;       ///< ModelOptions::name.
 
   /// No failure and no usage error.
   [[nodiscard]] bool passed() const noexcept { return !failure && error.empty(); }
@@ -144,11 +144,14 @@ struct ModelResult {
 };
 
 /// Runs `body` under control once per execution `options` asks for.
+/// (`file` and `line` are the caller's, for the pinned test a report prints.)
 [[nodiscard]] ModelResult model(const ModelOptions& options, const std::function<void()>& body,
-                                std::source_location where = std::source_location::current());
+                                const char* file = __builtin_FILE(),
+                                unsigned line = __builtin_LINE());
 /// `model` with the default options (exhaustive, memory model on).
 [[nodiscard]] ModelResult model(const std::function<void()>& body,
-                                std::source_location where = std::source_location::current());
+                                const char* file = __builtin_FILE(),
+                                unsigned line = __builtin_LINE());
 
 /// Thrown by `MERILO_SYNC_ASSERT` when its condition does not hold; a
 /// `model` run reports it as `sync.assertion`. Not a std::exception, so
