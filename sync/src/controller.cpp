@@ -1036,7 +1036,9 @@ std::uint64_t Controller::model_load(const void* object, MemOrder order, std::ui
   std::unique_lock lock(mu_);
   const LocationId x = location_locked(object, initial);
   const auto candidates = memory_->prepare_load(tls_hook.thread, x, order);
-  return memory_->commit_load(pick_value_locked(candidates.size()));
+  const std::uint64_t v = memory_->commit_load(pick_value_locked(candidates.size()));
+  note_event_locked();
+  return v;
 }
 
 std::uint64_t Controller::model_store(const void* object, MemOrder order, std::uint64_t value,
@@ -1045,6 +1047,7 @@ std::uint64_t Controller::model_store(const void* object, MemOrder order, std::u
   const LocationId x = location_locked(object, initial);
   const std::size_t places = memory_->prepare_store(tls_hook.thread, x, order);
   (void)memory_->commit_store(pick_value_locked(places), value);
+  note_event_locked();
   return memory_->latest(x);
 }
 
@@ -1056,6 +1059,7 @@ std::uint64_t Controller::model_rmw(const void* object, MemOrder order, std::uin
   const std::size_t choice = pick_value_locked(candidates.size());
   const std::uint64_t read = candidates[choice].value;
   (void)memory_->commit_rmw(choice, modify(read, arg));
+  note_event_locked();
   latest = memory_->latest(x);
   return read;
 }
@@ -1067,6 +1071,7 @@ CasResult Controller::model_cas(const void* object, std::uint64_t expected, std:
   const LocationId x = location_locked(object, initial);
   const auto candidates = memory_->prepare_cas(tls_hook.thread, x, expected, success, failure);
   const CasResult r = memory_->commit_cas(pick_value_locked(candidates.size()), desired);
+  note_event_locked();
   latest = memory_->latest(x);
   return r;
 }
@@ -1074,6 +1079,39 @@ CasResult Controller::model_cas(const void* object, std::uint64_t expected, std:
 void Controller::model_fence(MemOrder order) {
   std::unique_lock lock(mu_);
   memory_->fence(tls_hook.thread, order);
+  if (order != MemOrder::relaxed) note_event_locked();
+}
+
+void Controller::note_event_locked() {
+  // The step under way is the running thread's, the last one logged.
+  if (log_.empty() || log_.back().thread != tls_hook.thread) return;
+  log_.back().event = static_cast<std::uint32_t>(memory_->events(tls_hook.thread).size());
+}
+
+std::vector<std::string> Controller::location_names_locked() const {
+  std::vector<std::string> names(memory_ != nullptr ? memory_->locations() : 0);
+  for (const auto& [o, id] : locations_) {
+    const auto it = std::find(objects_.begin(), objects_.end(), o);
+    names[id] = fmt::format("#{}", static_cast<std::size_t>(it - objects_.begin()) + 1);
+  }
+  return names;
+}
+
+std::string Controller::timeline() const {
+  std::unique_lock lock(mu_);
+  const std::vector<std::string> names = location_names_locked();
+  std::string out;
+  for (std::size_t i = 0; i < log_.size(); ++i) {
+    const StepRecord& s = log_[i];
+    std::string line = fmt::format("  {:>4}  thread {}  {}", i + 1, s.thread, name(s.op));
+    if (s.object != 0) line += fmt::format(" #{}", s.object);
+    if (s.event != 0 && memory_ != nullptr) {
+      line += ": " + describe_event(*memory_, EventRef{s.thread, s.event - 1}, names);
+    }
+    if (s.preemption) line += "   <- preemption";
+    out += line + '\n';
+  }
+  return out;
 }
 
 void Controller::acquire_point(SyncOp op, const void* object) {
@@ -1150,14 +1188,7 @@ std::size_t Controller::thread_count() const {
 std::string Controller::format_memory() const {
   std::unique_lock lock(mu_);
   if (memory_ == nullptr) return {};
-  std::vector<std::string> names(memory_->locations());
-  for (const auto& [o, id] : locations_) {
-    names[id] =
-        fmt::format("#{}", static_cast<std::size_t>(std::find(objects_.begin(), objects_.end(), o) -
-                                                    objects_.begin()) +
-                               1);
-  }
-  return format_execution(*memory_, names);
+  return format_execution(*memory_, location_names_locked());
 }
 
 std::string Controller::describe_blocked_locked() const {

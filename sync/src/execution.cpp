@@ -90,6 +90,7 @@ Execution run_once(Strategy& strategy, const ModelOptions& options,
   e.trail = c.trail();
   e.log = c.log();
   e.memory = c.format_memory();
+  e.timeline = c.timeline();
   if (r->memory) e.reads_from = reads_from(*r->memory);
   e.left = c.pending_steps();
   e.threads = c.thread_count();
@@ -148,15 +149,7 @@ std::optional<ModelFailure> classify(const Execution& e, bool diverged) {
       std::count_if(e.log.begin(), e.log.end(), [](const auto& s) { return s.preemption; }));
   f.weak_choices = static_cast<std::size_t>(std::count_if(
       e.trail.begin(), e.trail.end(), [](const Choice& c) { return c.value && c.index != 0; }));
-  std::string timeline;
-  for (std::size_t i = 0; i < e.log.size(); ++i) {
-    const detail::StepRecord& s = e.log[i];
-    timeline += fmt::format("  {:>4}  thread {}  {}", i + 1, s.thread, detail::name(s.op));
-    if (s.object != 0) timeline += fmt::format(" #{}", s.object);
-    if (s.preemption) timeline += "   <- preemption";
-    timeline += '\n';
-  }
-  f.timeline = std::move(timeline);
+  f.timeline = e.timeline;
   f.memory = e.memory;
   return f;
 }

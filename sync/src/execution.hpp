@@ -29,6 +29,7 @@ struct Execution {
   std::vector<Choice> trail;
   std::vector<StepRecord> log;
   std::string memory;
+  std::string timeline;  ///< Controller::timeline.
   /// A hash of each reads-from pair (location, store event, load event).
   std::vector<std::uint64_t> reads_from;
   PendingSteps left{};

@@ -60,6 +60,11 @@ std::string describe(const MemoryModel& model, const Event& e, std::span<const s
 
 }  // namespace
 
+std::string describe_event(const MemoryModel& model, EventRef event,
+                           std::span<const std::string> names) {
+  return describe(model, model.event(event), names);
+}
+
 std::string format_execution(const MemoryModel& model, std::span<const std::string> names) {
   std::string out;
   const auto list = [&](ThreadId t) {

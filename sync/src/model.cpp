@@ -246,8 +246,9 @@ std::string ModelResult::summary() const {
   std::string verdict;
   if (failure) {
     verdict =
-        fmt::format("FAILED ({}) at execution {}, {} preemption{}", failure->tag,
-                    failure->execution, failure->preemptions, failure->preemptions == 1 ? "" : "s");
+        fmt::format("FAILED ({}) at execution {}, {} preemption{}, {} weak choice{}", failure->tag,
+                    failure->execution, failure->preemptions, failure->preemptions == 1 ? "" : "s",
+                    failure->weak_choices, failure->weak_choices == 1 ? "" : "s");
   } else {
     verdict = complete ? "passed, every execution checked" : "passed (not every execution)";
   }

@@ -232,6 +232,9 @@ struct StepRecord {
   SyncOp op = SyncOp::call;  ///< The operation it started with.
   std::uint32_t object = 0;  ///< Its object (1-based), or 0.
   bool preemption = false;   ///< Chosen while the running thread could go on.
+  /// The memory-model event it made (its index in its thread's events + 1),
+  /// or 0.
+  std::uint32_t event = 0;
 };
 
 /// The scheduler of one controlled execution (see the top of this file).
@@ -355,6 +358,9 @@ class Controller {
   [[nodiscard]] std::size_t thread_count() const;
   /// The execution graph of the atomics, as text (empty without a model).
   [[nodiscard]] std::string format_memory() const;
+  /// Every step, one line each, with the value each atomic access read or
+  /// wrote and the store each load read.
+  [[nodiscard]] std::string timeline() const;
 
   // --- called on the checking thread --------------------------------------
 
@@ -408,6 +414,8 @@ class Controller {
   bool look_outside_locked();
   bool enabled_locked(std::size_t t) const;
   std::uint32_t location_locked(const void* object, std::uint64_t initial);
+  void note_event_locked();
+  std::vector<std::string> location_names_locked() const;
   std::size_t pick_value_locked(std::size_t count);
   void memory_lock_locked(const void* object, bool acquire);
 

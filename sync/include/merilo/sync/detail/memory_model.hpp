@@ -348,6 +348,11 @@ class MemoryModel {
 /// One line per event of each thread, with the store each read read
 /// (reads-from) and each location's modification order; locations are
 /// named `names[x]` where given, else "x<id>".
+/// One event as `format_execution` shows it ("load  x -> 0 (relaxed)
+/// reads-from init ...").
+[[nodiscard]] std::string describe_event(const MemoryModel& model, EventRef event,
+                                         std::span<const std::string> names = {});
+
 [[nodiscard]] std::string format_execution(const MemoryModel& model,
                                            std::span<const std::string> names = {});
 
