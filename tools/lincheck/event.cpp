@@ -1,6 +1,7 @@
 // event.cpp — Event from a JSON object, and the fast scanner of flat lines.
 #include "event.hpp"
 
+#include <charconv>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -67,7 +68,92 @@ class Scanner {
     }
   }
 
+  // The flat object of `scan_flat_event`, into `e`.
+  bool flat(FlatEvent& e) {
+    // Bits of the fields seen: process, type, f, value, key, time, index.
+    unsigned seen = 0;
+    auto once = [&seen](unsigned bit) {
+      if ((seen & bit) != 0) return false;  // repeated: the parser's rule decides
+      seen |= bit;
+      return true;
+    };
+    space();
+    if (!eat('{')) return false;
+    space();
+    if (!eat('}')) {
+      for (;;) {
+        std::string_view name;
+        space();
+        if (!string(name)) return false;
+        space();
+        if (!eat(':')) return false;
+        space();
+        if (!field(name, e, once)) return false;
+        space();
+        if (eat(',')) continue;
+        if (eat('}')) break;
+        return false;
+      }
+    }
+    space();
+    // process, type and f are required; without them the rules' messages apply.
+    return i_ == t_.size() && (seen & 7U) == 7U;
+  }
+
  private:
+  template <class Once>
+  bool field(std::string_view name, FlatEvent& e, Once& once) {
+    json v;
+    if (name == "process") {
+      // A non-negative integer written without a sign (-0 goes the long way).
+      if (!once(1U) || i_ >= t_.size() || t_[i_] < '0' || t_[i_] > '9') return false;
+      if (!integer(v)) return false;
+      e.process = v.get<std::uint64_t>();
+      return true;
+    }
+    if (name == "type") return once(2U) && string(e.type);
+    if (name == "f") return once(4U) && string(e.f);
+    if (name == "value") return once(8U) && value(e.value, 0);
+    if (name == "key") {
+      if (!once(16U)) return false;
+      if (i_ < t_.size() && t_[i_] == '"') {
+        // Printable ASCII without quotes or backslashes (string() takes no
+        // others): its JSON text is the text between the quotes, quoted.
+        std::string_view s;
+        if (!string(s) || s.find('\x7f') != std::string_view::npos) return false;
+        e.key.emplace();
+        e.key->reserve(s.size() + 2);
+        *e.key += '"';
+        *e.key += s;
+        *e.key += '"';
+        return true;
+      }
+      if (!value(v, 0)) return false;
+      if (v.is_null()) return true;  // a null key is no key
+      if (!v.is_number_integer()) return false;
+      char digits[24];
+      const auto r = v.is_number_unsigned()
+                         ? std::to_chars(digits, digits + sizeof digits, v.get<std::uint64_t>())
+                         : std::to_chars(digits, digits + sizeof digits, v.get<std::int64_t>());
+      e.key = std::string(digits, r.ptr);
+      return true;
+    }
+    if (name == "time") {
+      if (!once(32U) || !value(v, 0) || !v.is_number_integer()) return false;
+      if (v.is_number_unsigned() &&
+          v.get<std::uint64_t>() >
+              static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        return false;
+      e.time = v.get<std::int64_t>();
+      return true;
+    }
+    if (name == "index") {
+      if (!once(64U) || !value(v, 0)) return false;
+      return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+    }
+    return value(v, 0);  // a field no rule reads: only its syntax matters
+  }
+
   std::optional<Event> end(Event e) {
     space();
     if (i_ != t_.size()) return std::nullopt;
@@ -172,5 +258,10 @@ class Scanner {
 }  // namespace
 
 std::optional<Event> scan_event(std::string_view line) { return Scanner(line).object(); }
+
+bool scan_flat_event(std::string_view line, FlatEvent& out) {
+  out = FlatEvent{};
+  return Scanner(line).flat(out);
+}
 
 }  // namespace merilo::lincheck
