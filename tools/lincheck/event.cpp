@@ -103,12 +103,13 @@ class Scanner {
  private:
   template <class Once>
   bool field(std::string_view name, FlatEvent& e, Once& once) {
-    json v;
+    bool negative = false;
+    std::uint64_t magnitude = 0;
     if (name == "process") {
       // A non-negative integer written without a sign (-0 goes the long way).
-      if (!once(1U) || i_ >= t_.size() || t_[i_] < '0' || t_[i_] > '9') return false;
-      if (!integer(v)) return false;
-      e.process = v.get<std::uint64_t>();
+      if (!once(1U) || i_ >= t_.size() || t_[i_] == '-') return false;
+      if (!number(negative, magnitude)) return false;
+      e.process = magnitude;
       return true;
     }
     if (name == "type") return once(2U) && string(e.type);
@@ -128,30 +129,49 @@ class Scanner {
         *e.key += '"';
         return true;
       }
-      if (!value(v, 0)) return false;
-      if (v.is_null()) return true;  // a null key is no key
-      if (!v.is_number_integer()) return false;
+      if (i_ < t_.size() && t_[i_] == 'n') return literal("null");  // a null key is no key
+      std::int64_t signed_value = 0;
+      if (!number(negative, magnitude)) return false;
       char digits[24];
-      const auto r = v.is_number_unsigned()
-                         ? std::to_chars(digits, digits + sizeof digits, v.get<std::uint64_t>())
-                         : std::to_chars(digits, digits + sizeof digits, v.get<std::int64_t>());
+      std::to_chars_result r{};
+      if (!negative) {
+        r = std::to_chars(digits, digits + sizeof digits, magnitude);
+      } else if (signed_of(magnitude, signed_value)) {
+        r = std::to_chars(digits, digits + sizeof digits, signed_value);
+      } else {
+        return false;  // below int64: a double to the parser
+      }
       e.key = std::string(digits, r.ptr);
       return true;
     }
     if (name == "time") {
-      if (!once(32U) || !value(v, 0) || !v.is_number_integer()) return false;
-      if (v.is_number_unsigned() &&
-          v.get<std::uint64_t>() >
-              static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      // An integer that fits int64 (the rules refuse any other).
+      std::int64_t t = 0;
+      if (!once(32U) || !number(negative, magnitude)) return false;
+      if (!negative) {
+        if (magnitude > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+          return false;
+        t = static_cast<std::int64_t>(magnitude);
+      } else if (!signed_of(magnitude, t)) {
         return false;
-      e.time = v.get<std::int64_t>();
+      }
+      e.time = t;
       return true;
     }
     if (name == "index") {
-      if (!once(64U) || !value(v, 0)) return false;
-      return v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+      // A non-negative integer (-0 is 0).
+      return once(64U) && number(negative, magnitude) && (!negative || magnitude == 0);
     }
-    return value(v, 0);  // a field no rule reads: only its syntax matters
+    json ignored;
+    return value(ignored, 0);  // a field no rule reads: only its syntax matters
+  }
+
+  // -magnitude as int64, when it fits (as nlohmann stores a negative integer).
+  static bool signed_of(std::uint64_t magnitude, std::int64_t& out) {
+    if (magnitude > std::uint64_t{1} << 63U) return false;
+    out = magnitude == std::uint64_t{1} << 63U ? std::numeric_limits<std::int64_t>::min()
+                                               : -static_cast<std::int64_t>(magnitude);
+    return true;
   }
 
   std::optional<Event> end(Event e) {
@@ -190,11 +210,13 @@ class Scanner {
     i_ += word.size();
     return true;
   }
-  // An integer as nlohmann stores it: unsigned when not negative.
-  bool integer(json& out) {
-    const bool negative = eat('-');
+  // An integer's sign and magnitude: false when there are no digits, a
+  // leading zero, more than 64 bits, or a fraction or exponent after them
+  // (all of which the parser reads its own way).
+  bool number(bool& negative, std::uint64_t& magnitude) {
+    negative = eat('-');
     const std::size_t start = i_;
-    std::uint64_t magnitude = 0;
+    magnitude = 0;
     while (i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9') {
       const auto d = static_cast<std::uint64_t>(t_[i_] - '0');
       if (magnitude > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return false;
@@ -203,14 +225,20 @@ class Scanner {
     }
     const std::size_t digits = i_ - start;
     if (digits == 0 || (digits > 1 && t_[start] == '0')) return false;
-    if (i_ < t_.size() && (t_[i_] == '.' || t_[i_] == 'e' || t_[i_] == 'E')) return false;
+    return i_ >= t_.size() || (t_[i_] != '.' && t_[i_] != 'e' && t_[i_] != 'E');
+  }
+  // An integer as nlohmann stores it: unsigned when not negative.
+  bool integer(json& out) {
+    bool negative = false;
+    std::uint64_t magnitude = 0;
+    if (!number(negative, magnitude)) return false;
     if (!negative) {
       out = magnitude;
       return true;
     }
-    if (magnitude > std::uint64_t{1} << 63U) return false;  // nlohmann makes it a double
-    out = magnitude == std::uint64_t{1} << 63U ? std::numeric_limits<std::int64_t>::min()
-                                               : -static_cast<std::int64_t>(magnitude);
+    std::int64_t v = 0;
+    if (!signed_of(magnitude, v)) return false;  // nlohmann makes it a double
+    out = v;
     return true;
   }
   bool value(json& out, int depth) {
