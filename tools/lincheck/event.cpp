@@ -288,7 +288,14 @@ class Scanner {
 std::optional<Event> scan_event(std::string_view line) { return Scanner(line).object(); }
 
 bool scan_flat_event(std::string_view line, FlatEvent& out) {
-  out = FlatEvent{};
+  // Field by field: assigning a whole FlatEvent{} zeroed it with a `rep
+  // stos`, a tenth of the scan of a short line.
+  out.process = 0;
+  out.type = {};
+  out.f = {};
+  out.time.reset();
+  out.key.reset();
+  out.value = nullptr;
   return Scanner(line).flat(out);
 }
 
