@@ -63,10 +63,9 @@ TEST(History, OperationsOfOneInstantArePlacedInTheirGivenOrder) {
   // Three writes invoked and returned at the same instants: every order is
   // valid, and the search tries them as given, so the order it reports is
   // the given one.
-  const std::vector<RegOp> ops = {reg_op(RegisterCmd::write(3), kOk, 1, 4),
-                                  reg_op(RegisterCmd::write(1), kOk, 1, 4),
-                                  reg_op(RegisterCmd::write(2), kOk, 1, 4),
-                                  reg_op(RegisterCmd::read(), got(2), 7, 8)};
+  const std::vector<RegOp> ops = {
+      reg_op(RegisterCmd::write(3), kOk, 1, 4), reg_op(RegisterCmd::write(1), kOk, 1, 4),
+      reg_op(RegisterCmd::write(2), kOk, 1, 4), reg_op(RegisterCmd::read(), got(2), 7, 8)};
   const auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, HistoryOptions{});
   ASSERT_EQ(r.verdict, Verdict::linearizable);
   ASSERT_EQ(r.orders.size(), 1U);
