@@ -43,6 +43,35 @@ Verdict verdict_of(const std::vector<Op>& ops) {
 
 // --- register rules ---------------------------------------------------------
 
+// The event list puts calls before returns at one instant (they overlap)
+// and keeps operations in their given order among equal events, whatever
+// the order the operations are handed in.
+TEST(History, ACallAtTheInstantOfAReturnOverlapsIt) {
+  // The read is invoked as the write returns: it may still see the old value.
+  std::vector<RegOp> ops = {reg_op(RegisterCmd::write(1), kOk, 0, 5),
+                            reg_op(RegisterCmd::read(), got(std::nullopt), 5, 9)};
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+  std::reverse(ops.begin(), ops.end());
+  EXPECT_EQ(verdict_of(ops), Verdict::linearizable);
+  // One instant later it may not.
+  ops = {reg_op(RegisterCmd::write(1), kOk, 0, 5),
+         reg_op(RegisterCmd::read(), got(std::nullopt), 6, 9)};
+  EXPECT_EQ(verdict_of(ops), Verdict::not_linearizable);
+}
+
+TEST(History, OperationsOfOneInstantArePlacedInTheirGivenOrder) {
+  // Three writes invoked and returned at the same instants: every order is
+  // valid, and the search tries them as given, so the order it reports is
+  // the given one.
+  const std::vector<RegOp> ops = {
+      reg_op(RegisterCmd::write(3), kOk, 1, 4), reg_op(RegisterCmd::write(1), kOk, 1, 4),
+      reg_op(RegisterCmd::write(2), kOk, 1, 4), reg_op(RegisterCmd::read(), got(2), 7, 8)};
+  const auto r = check_history(RegisterSpec{}, RegisterModel{}, ops, HistoryOptions{});
+  ASSERT_EQ(r.verdict, Verdict::linearizable);
+  ASSERT_EQ(r.orders.size(), 1U);
+  EXPECT_EQ(r.orders[0], (std::vector<std::size_t>{0, 1, 2, 3}));
+}
+
 TEST(History, HeaderExampleHolds) {  // the example at the top of history.hpp
   std::vector<Operation<RegisterCmd, RegisterResponse>> ops = {
       {RegisterCmd::write(1), RegisterResponse{}, 0, 10},

@@ -2,6 +2,7 @@
 // exactly what nlohmann/json reads, or leaves the line to it.
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -9,12 +10,17 @@
 #include <nlohmann/json.hpp>
 
 #include "event.hpp"
+#include "history_file.hpp"
 
 namespace {
 
 using merilo::lincheck::Event;
 using merilo::lincheck::event_of;
+using merilo::lincheck::FlatEvent;
+using merilo::lincheck::RawHistory;
+using merilo::lincheck::ReadOptions;
 using merilo::lincheck::scan_event;
+using merilo::lincheck::scan_flat_event;
 using nlohmann::json;
 
 // The fields as one JSON object, types included (3 and 3u print alike, so
@@ -88,6 +94,120 @@ TEST(EventScan, AgreesWithTheParserOnEveryTestHistory) {
                            R"({"process": 18446744073709551615})", R"({ })", "\t{\"a\":[]}\r"}) {
     EXPECT_TRUE(scan_event(line)) << line;
     agrees(line);
+  }
+}
+
+TEST(FlatEventScan, KeepsTheRuleFieldsAsPlainValues) {
+  FlatEvent e;
+  ASSERT_TRUE(
+      scan_flat_event(
+          R"({"process": 7, "type": "ok", "f": "cas", "value": [1, 2], "key": 12, "time": -3, "index": 0, "x": {}})"
+          "",
+          e) == false);  // an object among the ignored fields: the parser's
+  ASSERT_TRUE(scan_flat_event(
+      R"({"process": 7, "type": "ok", "f": "cas", "value": [1, 2], "key": -12, "time": -3, "index": 0})",
+      e));
+  EXPECT_EQ(e.process, 7U);
+  EXPECT_EQ(e.type, "ok");
+  EXPECT_EQ(e.f, "cas");
+  EXPECT_EQ(e.value, json::array({1, 2}));
+  EXPECT_EQ(e.key, "-12");
+  EXPECT_EQ(e.time, -3);
+  ASSERT_TRUE(scan_flat_event(R"({"process": 0, "type": "x", "f": "y", "key": "r"})", e));
+  EXPECT_EQ(e.key, "\"r\"");
+  EXPECT_TRUE(e.value.is_null());
+  ASSERT_TRUE(scan_flat_event(R"({"process": 0, "type": "x", "f": "y", "key": null})", e));
+  EXPECT_FALSE(e.key);
+}
+
+TEST(FlatEventScan, LeavesShapesTheRulesMightRefuseToTheFullReader) {
+  for (const char* line : {
+           R"({"type": "ok", "f": "read"})",                          // no process
+           R"({"process": 0, "f": "read"})",                          // no type
+           R"({"process": 0, "type": "ok"})",                         // no f
+           R"({"process": -1, "type": "ok", "f": "read"})",           // negative
+           R"({"process": -0, "type": "ok", "f": "read"})",           // a sign
+           R"({"process": "nemesis", "type": "info", "f": "kill"})",  // nemesis
+           R"({"process": 0, "type": 1, "f": "read"})",               // type not a string
+           R"({"process": 0, "type": "ok", "f": null})",              // f not a string
+           R"({"process": 0, "type": "ok", "f": "read", "time": 9223372036854775808})",
+           R"({"process": 0, "type": "ok", "f": "read", "time": "1"})",
+           R"({"process": 0, "type": "ok", "f": "read", "index": -1})",
+           R"({"process": 0, "type": "ok", "f": "read", "key": [1]})",
+           R"({"process": 0, "type": "ok", "f": "read", "key": true})",
+           "{\"process\": 0, \"type\": \"ok\", \"f\": \"read\", \"key\": \"a\x7f\"}",
+           R"({"process": 0, "process": 1, "type": "ok", "f": "read"})",  // repeated
+           R"({"process": 0, "type": "ok", "f": "read", "value": 1.5})",  // beyond scan_event
+       }) {
+    FlatEvent e;
+    EXPECT_FALSE(scan_flat_event(line, e)) << line;
+  }
+}
+
+// Everything a history's reading gives: the error, or the operations.
+std::string reading(const std::string& text, const std::string& model, bool fast,
+                    bool independent = false) {
+  ReadOptions options;
+  options.model = model;
+  options.fs = model == "kv" ? std::vector<std::string>{"get", "put", "append"}
+                             : std::vector<std::string>{"read", "write", "cas"};
+  options.independent = independent;
+  options.fast_lines = fast;
+  RawHistory h;
+  std::istringstream in(text);
+  if (auto e = merilo::lincheck::read_history(in, options, h)) return "error " + e->text();
+  std::string out = "processes " + std::to_string(h.processes) + " events " +
+                    std::to_string(h.events) + " timed " + std::to_string(h.timed) + " order " +
+                    std::to_string(static_cast<int>(h.order)) + "\n";
+  for (const auto& op : h.ops) {
+    out += std::to_string(op.process) + " " + op.f + " " + op.argument.dump() + ":" +
+           op.argument.type_name() + " " + op.result.dump() + ":" + op.result.type_name() + " " +
+           (op.key ? *op.key : "-") + " " + std::to_string(static_cast<int>(op.completion)) + " " +
+           std::to_string(op.invoked_at) + " " + std::to_string(op.returned_at) + " " +
+           std::to_string(op.invoke_line) + " " + std::to_string(op.complete_line) + "\n";
+  }
+  return out;
+}
+
+void reads_alike(const std::string& text, const std::string& what) {
+  for (const char* model : {"register", "kv"}) {
+    for (const bool independent : {false, true}) {
+      EXPECT_EQ(reading(text, model, true, independent), reading(text, model, false, independent))
+          << what << " as " << model << (independent ? " --independent" : "");
+    }
+  }
+}
+
+TEST(FlatEventScan, AHistoryReadsTheSameWithAndWithoutTheFlatPath) {
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(MERILO_LINCHECK_DATA)) {
+    if (entry.path().extension() != ".jsonl") continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    reads_alike(text.str(), entry.path().filename().string());
+    ++files;
+  }
+  EXPECT_GT(files, 40U);
+  // Rules that span lines, met on the flat path: times that go back, a
+  // time on some lines only, completions that do not match their invoke,
+  // a process invoking after its info, a key that changes.
+  const char* invoke = R"({"process": 1, "type": "invoke", "f": "write", "value": 1)";
+  const char* ok = R"({"process": 1, "type": "ok", "f": "write", "value": 1)";
+  for (const std::string& text : {
+           std::string(invoke) + ", \"time\": 5}\n" + ok + ", \"time\": 4}\n",
+           std::string(invoke) + ", \"time\": 5}\n" + ok + "}\n",
+           std::string(invoke) + "}\n" + ok + ", \"time\": 4}\n",
+           std::string(invoke) + "}\n" + R"({"process": 1, "type": "ok", "f": "read"})" + "\n",
+           std::string(invoke) + "}\n" + R"({"process": 1, "type": "info", "f": "write"})" + "\n" +
+               invoke + "}\n",
+           std::string(invoke) + ", \"key\": \"a\"}\n" + ok + ", \"key\": \"b\"}\n",
+           std::string(invoke) + ", \"key\": 3}\n" + ok + ", \"key\": \"3\"}\n",
+           std::string(invoke) + ", \"key\": 3}\n" + ok + ", \"key\": 3, \"index\": 4}\n",
+           std::string(ok) + "}\n",
+           std::string(invoke) + "}\n" + invoke + "}\n",
+       }) {
+    reads_alike(text, text);
   }
 }
 

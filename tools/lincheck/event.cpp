@@ -1,6 +1,7 @@
 // event.cpp — Event from a JSON object, and the fast scanner of flat lines.
 #include "event.hpp"
 
+#include <charconv>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -67,7 +68,112 @@ class Scanner {
     }
   }
 
+  // The flat object of `scan_flat_event`, into `e`.
+  bool flat(FlatEvent& e) {
+    // Bits of the fields seen: process, type, f, value, key, time, index.
+    unsigned seen = 0;
+    auto once = [&seen](unsigned bit) {
+      if ((seen & bit) != 0) return false;  // repeated: the parser's rule decides
+      seen |= bit;
+      return true;
+    };
+    space();
+    if (!eat('{')) return false;
+    space();
+    if (!eat('}')) {
+      for (;;) {
+        std::string_view name;
+        space();
+        if (!string(name)) return false;
+        space();
+        if (!eat(':')) return false;
+        space();
+        if (!field(name, e, once)) return false;
+        space();
+        if (eat(',')) continue;
+        if (eat('}')) break;
+        return false;
+      }
+    }
+    space();
+    // process, type and f are required; without them the rules' messages apply.
+    return i_ == t_.size() && (seen & 7U) == 7U;
+  }
+
  private:
+  template <class Once>
+  bool field(std::string_view name, FlatEvent& e, Once& once) {
+    bool negative = false;
+    std::uint64_t magnitude = 0;
+    if (name == "process") {
+      // A non-negative integer written without a sign (-0 goes the long way).
+      if (!once(1U) || i_ >= t_.size() || t_[i_] == '-') return false;
+      if (!number(negative, magnitude)) return false;
+      e.process = magnitude;
+      return true;
+    }
+    if (name == "type") return once(2U) && string(e.type);
+    if (name == "f") return once(4U) && string(e.f);
+    if (name == "value") return once(8U) && value(e.value, 0);
+    if (name == "key") {
+      if (!once(16U)) return false;
+      if (i_ < t_.size() && t_[i_] == '"') {
+        // Printable ASCII without quotes or backslashes (string() takes no
+        // others): its JSON text is the text between the quotes, quoted.
+        std::string_view s;
+        if (!string(s) || s.find('\x7f') != std::string_view::npos) return false;
+        e.key.emplace();
+        e.key->reserve(s.size() + 2);
+        *e.key += '"';
+        *e.key += s;
+        *e.key += '"';
+        return true;
+      }
+      if (i_ < t_.size() && t_[i_] == 'n') return literal("null");  // a null key is no key
+      std::int64_t signed_value = 0;
+      if (!number(negative, magnitude)) return false;
+      char digits[24];
+      std::to_chars_result r{};
+      if (!negative) {
+        r = std::to_chars(digits, digits + sizeof digits, magnitude);
+      } else if (signed_of(magnitude, signed_value)) {
+        r = std::to_chars(digits, digits + sizeof digits, signed_value);
+      } else {
+        return false;  // below int64: a double to the parser
+      }
+      e.key = std::string(digits, r.ptr);
+      return true;
+    }
+    if (name == "time") {
+      // An integer that fits int64 (the rules refuse any other).
+      std::int64_t t = 0;
+      if (!once(32U) || !number(negative, magnitude)) return false;
+      if (!negative) {
+        if (magnitude > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+          return false;
+        t = static_cast<std::int64_t>(magnitude);
+      } else if (!signed_of(magnitude, t)) {
+        return false;
+      }
+      e.time = t;
+      return true;
+    }
+    if (name == "index") {
+      // A non-negative integer (-0 is 0).
+      return once(64U) && number(negative, magnitude) && (!negative || magnitude == 0);
+    }
+    json ignored;
+    return value(ignored, 0);  // a field no rule reads: only its syntax matters
+  }
+
+  // -magnitude as int64, when it fits (as nlohmann stores a negative integer).
+  static bool signed_of(std::uint64_t magnitude, std::int64_t& out) {
+    if (magnitude > std::uint64_t{1} << 63U) return false;
+    out = magnitude == std::uint64_t{1} << 63U ? std::numeric_limits<std::int64_t>::min()
+                                               : -static_cast<std::int64_t>(magnitude);
+    return true;
+  }
+
   std::optional<Event> end(Event e) {
     space();
     if (i_ != t_.size()) return std::nullopt;
@@ -104,11 +210,13 @@ class Scanner {
     i_ += word.size();
     return true;
   }
-  // An integer as nlohmann stores it: unsigned when not negative.
-  bool integer(json& out) {
-    const bool negative = eat('-');
+  // An integer's sign and magnitude: false when there are no digits, a
+  // leading zero, more than 64 bits, or a fraction or exponent after them
+  // (all of which the parser reads its own way).
+  bool number(bool& negative, std::uint64_t& magnitude) {
+    negative = eat('-');
     const std::size_t start = i_;
-    std::uint64_t magnitude = 0;
+    magnitude = 0;
     while (i_ < t_.size() && t_[i_] >= '0' && t_[i_] <= '9') {
       const auto d = static_cast<std::uint64_t>(t_[i_] - '0');
       if (magnitude > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return false;
@@ -117,14 +225,20 @@ class Scanner {
     }
     const std::size_t digits = i_ - start;
     if (digits == 0 || (digits > 1 && t_[start] == '0')) return false;
-    if (i_ < t_.size() && (t_[i_] == '.' || t_[i_] == 'e' || t_[i_] == 'E')) return false;
+    return i_ >= t_.size() || (t_[i_] != '.' && t_[i_] != 'e' && t_[i_] != 'E');
+  }
+  // An integer as nlohmann stores it: unsigned when not negative.
+  bool integer(json& out) {
+    bool negative = false;
+    std::uint64_t magnitude = 0;
+    if (!number(negative, magnitude)) return false;
     if (!negative) {
       out = magnitude;
       return true;
     }
-    if (magnitude > std::uint64_t{1} << 63U) return false;  // nlohmann makes it a double
-    out = magnitude == std::uint64_t{1} << 63U ? std::numeric_limits<std::int64_t>::min()
-                                               : -static_cast<std::int64_t>(magnitude);
+    std::int64_t v = 0;
+    if (!signed_of(magnitude, v)) return false;  // nlohmann makes it a double
+    out = v;
     return true;
   }
   bool value(json& out, int depth) {
@@ -172,5 +286,17 @@ class Scanner {
 }  // namespace
 
 std::optional<Event> scan_event(std::string_view line) { return Scanner(line).object(); }
+
+bool scan_flat_event(std::string_view line, FlatEvent& out) {
+  // Field by field: assigning a whole FlatEvent{} zeroed it with a `rep
+  // stos`, a tenth of the scan of a short line.
+  out.process = 0;
+  out.type = {};
+  out.f = {};
+  out.time.reset();
+  out.key.reset();
+  out.value = nullptr;
+  return Scanner(line).flat(out);
+}
 
 }  // namespace merilo::lincheck

@@ -61,8 +61,32 @@ std::optional<InputError> EventReader::event(std::size_t line, std::size_t colum
   json value = event.value ? std::move(*event.value) : json();
   if (auto e = field_key(event, key, value)) return e;
   ++out_.events;
-  if (type == "invoke") return invoke(process, f, std::move(value), key, instant);
+  if (type == "invoke") return invoke(process, f, std::move(value), std::move(key), instant);
   return complete(process, type, f, std::move(value), key, instant);
+}
+
+bool EventReader::flat_event(std::size_t line, FlatEvent& event, std::optional<InputError>& error) {
+  // What `event` checks first (process, type, f) must pass as it stands,
+  // and the key must not need splitting; then the rest is what `event` does.
+  if (syntax_ != Syntax::json || options_.independent) return false;
+  const std::string_view type = event.type;
+  if (type != "invoke" && type != "ok" && type != "fail" && type != "info") return false;
+  bool known = false;
+  for (const auto& f : options_.fs) known = known || event.f == f;
+  if (!known) return false;
+  line_ = line;
+  column_ = 0;
+  auto instant = static_cast<std::int64_t>(line);
+  error = time_present(event.time.has_value());
+  if (!error && event.time) error = time_value(*event.time, instant);
+  if (error) return true;
+  if (out_.timed) out_.order = Order::time;
+  ++out_.events;
+  error =
+      type == "invoke"
+          ? invoke(event.process, event.f, std::move(event.value), std::move(event.key), instant)
+          : complete(event.process, type, event.f, std::move(event.value), event.key, instant);
+  return true;
 }
 
 std::optional<InputError> EventReader::finish() {
@@ -119,15 +143,8 @@ std::optional<InputError> EventReader::field_f(const Event& event, std::string& 
 
 std::optional<InputError> EventReader::field_time(const Event& event, std::int64_t& instant) {
   const auto& t = event.time;
-  const bool has = t.has_value();
-  if (line_index_ == 0) out_.timed = has;
-  ++line_index_;
-  if (has != out_.timed) {
-    return fail(fmt::format("has {} {} but line {} has {}: use it on every event or on none",
-                            has ? "a" : "no", name("time"), first_line_, has ? "none" : "one"));
-  }
-  if (line_index_ == 1) first_line_ = line_;
-  if (!has) return std::nullopt;
+  if (auto e = time_present(t.has_value())) return e;
+  if (!t) return std::nullopt;
   if (!t->is_number_integer() ||
       (t->is_number_unsigned() &&
        t->get<std::uint64_t>() >
@@ -135,7 +152,24 @@ std::optional<InputError> EventReader::field_time(const Event& event, std::int64
     return fail(
         fmt::format("{} must be an integer (nanoseconds), got {}", name("time"), shown(*t)));
   }
-  instant = t->get<std::int64_t>();
+  return time_value(t->get<std::int64_t>(), instant);
+}
+
+// Every event has a "time" or none does (the first event decides).
+std::optional<InputError> EventReader::time_present(bool has) {
+  if (line_index_ == 0) out_.timed = has;
+  ++line_index_;
+  if (has != out_.timed) {
+    return fail(fmt::format("has {} {} but line {} has {}: use it on every event or on none",
+                            has ? "a" : "no", name("time"), first_line_, has ? "none" : "one"));
+  }
+  if (line_index_ == 1) first_line_ = line_;
+  return std::nullopt;
+}
+
+// A "time" in range: instants never go back.
+std::optional<InputError> EventReader::time_value(std::int64_t time, std::int64_t& instant) {
+  instant = time;
   if (last_time_ && instant < *last_time_) {
     return fail(
         fmt::format("time {} is earlier than the previous event's {} (events must be in "
@@ -194,8 +228,8 @@ std::optional<InputError> EventReader::field_key(const Event& event,
   return fail(fmt::format("{} must be a string or an integer, got {}", name("key"), shown(*found)));
 }
 
-std::optional<InputError> EventReader::invoke(std::uint64_t process, const std::string& f,
-                                              json value, const std::optional<std::string>& key,
+std::optional<InputError> EventReader::invoke(std::uint64_t process, std::string_view f, json value,
+                                              std::optional<std::string> key,
                                               std::int64_t instant) {
   Process& p = processes_[process];
   if (p.ended_line) {
@@ -217,7 +251,7 @@ std::optional<InputError> EventReader::invoke(std::uint64_t process, const std::
   op.process = process;
   op.f = f;
   op.argument = std::move(value);
-  op.key = key;
+  op.key = std::move(key);
   op.invoked_at = instant;
   op.invoke_line = line_;
   op.invoke_column = column_;
@@ -225,8 +259,8 @@ std::optional<InputError> EventReader::invoke(std::uint64_t process, const std::
   return std::nullopt;
 }
 
-std::optional<InputError> EventReader::complete(std::uint64_t process, const std::string& type,
-                                                const std::string& f, json value,
+std::optional<InputError> EventReader::complete(std::uint64_t process, std::string_view type,
+                                                std::string_view f, json value,
                                                 const std::optional<std::string>& key,
                                                 std::int64_t instant) {
   auto it = processes_.find(process);

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +34,14 @@ class EventReader {
   /// "time", JSON Lines events are ordered by their line and EDN events by
   /// their position among the events (several may share a line).
   [[nodiscard]] std::optional<InputError> event(std::size_t line, std::size_t column, Event event);
+  /// The event of a flat JSON Lines line (event.hpp) at `line`, when the
+  /// rules would take its fields as they are: returns false, having changed
+  /// nothing, when they might refuse one (an unknown type or f, a
+  /// [key value] tuple to split) so that `event` must read the line and
+  /// name the problem. Otherwise returns true and sets `error` exactly as
+  /// `event` would on the same line.
+  [[nodiscard]] bool flat_event(std::size_t line, FlatEvent& event,
+                                std::optional<InputError>& error);
   /// The end of the input: an empty history is an error.
   [[nodiscard]] std::optional<InputError> finish();
 
@@ -48,14 +57,15 @@ class EventReader {
   std::optional<InputError> field_type(const Event& event, std::string& type) const;
   std::optional<InputError> field_f(const Event& event, std::string& f) const;
   std::optional<InputError> field_time(const Event& event, std::int64_t& instant);
+  std::optional<InputError> time_present(bool has);
+  std::optional<InputError> time_value(std::int64_t time, std::int64_t& instant);
   std::optional<InputError> field_index(const Event& event) const;
   std::optional<InputError> field_key(const Event& event, std::optional<std::string>& key,
                                       nlohmann::json& value) const;
-  std::optional<InputError> invoke(std::uint64_t process, const std::string& f,
-                                   nlohmann::json value, const std::optional<std::string>& key,
-                                   std::int64_t instant);
-  std::optional<InputError> complete(std::uint64_t process, const std::string& type,
-                                     const std::string& f, nlohmann::json value,
+  std::optional<InputError> invoke(std::uint64_t process, std::string_view f, nlohmann::json value,
+                                   std::optional<std::string> key, std::int64_t instant);
+  std::optional<InputError> complete(std::uint64_t process, std::string_view type,
+                                     std::string_view f, nlohmann::json value,
                                      const std::optional<std::string>& key, std::int64_t instant);
 
   const ReadOptions& options_;

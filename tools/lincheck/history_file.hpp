@@ -100,6 +100,9 @@ struct ReadOptions {
   /// Every value is a jepsen.independent tuple `[key value]`: the key goes
   /// to the operation's key and the value is the rest.
   bool independent = false;
+  /// Read flat lines through `scan_flat_event` (event.hpp). Only tests turn
+  /// it off, to show the result is the same either way.
+  bool fast_lines = true;
 };
 
 /// Reads `in`. On a bad line returns the first error, naming the line. A
