@@ -5,8 +5,8 @@
 # something the code declares: each part after `merilo::` has to appear as
 # an identifier in the code (comments left out) of the component the name
 # starts with (`merilo::explore::Trace`: `Trace` in explore/'s headers and
-# sources), or, for a namespace no folder is named after (`merilo::sync`,
-# `merilo::testing`), in any component's code; `merilo::<name>` alone may
+# sources), or, for a namespace no folder is named after
+# (`merilo::testing`), in any component's code; `merilo::<name>` alone may
 # also be a CMake target (`merilo::fuzz_main`). A name the code no longer
 # has (a function renamed or removed) fails the check, naming the file.
 # A document that names an old name on purpose (a migration table) says so
@@ -21,14 +21,11 @@ cmake_minimum_required(VERSION 3.25)  # IN_LIST and the other policies of the pr
 if(NOT DEFINED DOCS_ROOT)
   set(DOCS_ROOT ${ROOT})
 endif()
-set(merilo_folders fsm core explore fuzz statem linearize parallel)
+set(merilo_folders fsm core sync explore fuzz statem linearize parallel)
 
 # The code of each component, comments removed, and all of it together.
-# sync/ holds part of merilo::sync, a namespace that spans components (the
-# drop-in types are in parallel/ too), so its names are looked up in all the
-# code: its code joins all_code without making `sync` a folder name here.
 set(all_code "")
-foreach(folder IN LISTS merilo_folders ITEMS sync)
+foreach(folder IN LISTS merilo_folders)
   file(GLOB_RECURSE sources ${ROOT}/${folder}/include/*.hpp ${ROOT}/${folder}/src/*.cpp
     ${ROOT}/${folder}/src/*.hpp)
   set(code "")
