@@ -4,6 +4,7 @@
 #ifndef MERILO_SYNC_SRC_EXECUTION_HPP
 #define MERILO_SYNC_SRC_EXECUTION_HPP
 
+#include <chrono>      // the fuzzer's deadline
 #include <cstddef>     // std::size_t
 #include <cstdint>     // std::uint8_t, std::uint64_t
 #include <exception>   // a thread's failure
@@ -49,6 +50,14 @@ struct Memory {
 /// The failure `e` shows, if any (`diverged`: the strategy found the
 /// program not deterministic under its choices).
 [[nodiscard]] std::optional<ModelFailure> classify(const Execution& e, bool diverged);
+
+/// The schedule fuzzer (fuzz.cpp): seeds from the fewest-preemption
+/// search, then mutated inputs, keeping each that makes a new reads-from
+/// pair, for at most `executions` executions in all (counted in `count`);
+/// the first failure, found by "fuzzer". Stops at `until` too.
+[[nodiscard]] std::optional<ModelFailure> fuzz_schedules(
+    const ModelOptions& options, const std::function<void()>& body, std::size_t executions,
+    std::chrono::steady_clock::time_point until, std::size_t& count, Memory& memory);
 
 }  // namespace merilo::sync::detail
 

@@ -104,6 +104,7 @@ class Budget {
   bool spent(std::size_t executions) const {
     return executions >= max_ || std::chrono::steady_clock::now() >= until_;
   }
+  std::chrono::steady_clock::time_point until() const { return until_; }
 
  private:
   std::size_t max_;
@@ -167,7 +168,10 @@ ModelResult model(const ModelOptions& options, const std::function<void()>& body
     const Execution e = run_once(strategy, options, body, memory);
     result.executions = 1;
     result.failure = classify(e, strategy.diverged());
-    if (result.failure) result.failure->execution = 1;
+    if (result.failure) {
+      result.failure->execution = 1;
+      result.failure->found_by = "replay";
+    }
     return result;
   }
   const Budget budget(options);
@@ -187,6 +191,11 @@ ModelResult model(const ModelOptions& options, const std::function<void()>& body
       }
       result.complete = !result.failure && dpor.complete();
       result.sleep_blocked = dpor.sleep_blocked();
+      if (!result.failure && !result.complete && options.fuzz_executions > 0) {
+        // The search stopped short: fuzz from where it can reach cheaply.
+        result.failure = detail::fuzz_schedules(options, body, options.fuzz_executions,
+                                                budget.until(), result.executions, memory);
+      }
       if (result.failure && options.simplest && cost_of(*result.failure) > 0) {
         // The reduction's first failure need not be the simplest: look for
         // a cheaper one, cheapest first.
@@ -199,6 +208,7 @@ ModelResult model(const ModelOptions& options, const std::function<void()>& body
         bool complete = false;
         if (auto f = bounded_search(options, body, cost_of(*result.failure) - 1, kWeakChoiceCost,
                                     second, result.executions, complete, memory)) {
+          f->found_by = "simpler search";
           result.failure = std::move(f);
         }
       }
@@ -245,10 +255,11 @@ std::string ModelResult::summary() const {
   if (!error.empty()) return error;
   std::string verdict;
   if (failure) {
-    verdict =
-        fmt::format("FAILED ({}) at execution {}, {} preemption{}, {} weak choice{}", failure->tag,
-                    failure->execution, failure->preemptions, failure->preemptions == 1 ? "" : "s",
-                    failure->weak_choices, failure->weak_choices == 1 ? "" : "s");
+    verdict = fmt::format(
+        "FAILED ({}) at execution {} (found by the {}), {} preemption{}, {} weak choice{}",
+        failure->tag, failure->execution, failure->found_by, failure->preemptions,
+        failure->preemptions == 1 ? "" : "s", failure->weak_choices,
+        failure->weak_choices == 1 ? "" : "s");
   } else {
     verdict = complete ? "passed, every execution checked" : "passed (not every execution)";
   }

@@ -301,3 +301,23 @@ TEST(Model, ALostUpdateNeedsNoWeakMemoryAndIsFoundWithOnePreemption) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Model, WhenTheSearchStopsShortTheScheduleFuzzerTakesOver) {
+  ms::ModelOptions o;
+  o.max_executions = 2;  // the reduction finds this bug at its third execution
+  o.simplest = false;
+  const ms::ModelResult r = ms::model(o, [] { message_passing(relaxed, relaxed); });
+  ASSERT_TRUE(r.failure) << r.summary();
+  EXPECT_EQ(r.failure->found_by, "fuzzer");
+  EXPECT_EQ(r.failure->tag, ms::kAssertionTag);
+  EXPECT_NE(r.summary().find("found by the fuzzer"), std::string::npos) << r.summary();
+  // Without the fuzzer the search just stops short.
+  o.fuzz_executions = 0;
+  const ms::ModelResult short_of_it = ms::model(o, [] { message_passing(relaxed, relaxed); });
+  EXPECT_FALSE(short_of_it.failure);
+  EXPECT_FALSE(short_of_it.complete);
+}
+
+}  // namespace

@@ -98,6 +98,11 @@ struct ModelOptions {
   /// twice the weak choices, so a failure that sequential consistency can
   /// show is shown that way when it needs no more than one extra preemption.
   bool simplest = true;
+  /// Exhaustive: when the search stops short (its budget) without a
+  /// failure, fuzz schedules for at most this many more executions,
+  /// starting from the fewest-preemption execution to each reads-from pair
+  /// and keeping every input that makes a new one (0: no fuzzing).
+  std::size_t fuzz_executions = 20'000;
   /// A failure's `pin`: run that one execution and nothing else.
   std::string replay;
   /// The body's name in the pinned test a report prints ("body" if empty);
@@ -107,7 +112,11 @@ struct ModelOptions {
 
 /// A failed execution.
 struct ModelFailure {
-  std::string_view tag;         ///< sync::kAssertionTag, kDeadlockTag, ...
+  std::string_view tag;  ///< sync::kAssertionTag, kDeadlockTag, ...
+  /// Which part found it: "search" (the strategy), "simpler search" (the
+  /// look for a cheaper failure after it), "fuzzer" (after an exhaustive
+  /// search stopped short) or "replay".
+  std::string_view found_by = "search";
   std::string message;          ///< What failed, where, on which thread.
   std::string pin;              ///< The execution's choices: `ModelOptions::replay` runs it again.
   std::size_t preemptions = 0;  ///< Preemptions in its schedule.
