@@ -806,6 +806,12 @@ void Controller::drop() noexcept {
   cv_.notify_all();
 }
 
+bool Controller::settled(std::size_t& parked) const {
+  std::unique_lock lock(mu_);
+  parked = parked_;
+  return parked_ + left_ >= threads_.size();
+}
+
 bool Controller::stalled() const {
   std::unique_lock lock(mu_);
   return (status_ == RunStatus::livelock || status_ == RunStatus::deadlock) &&

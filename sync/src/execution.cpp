@@ -3,6 +3,7 @@
 
 #include <algorithm>  // std::count_if
 #include <chrono>     // polling a stuck execution
+#include <thread>     // waiting for the run's threads to leave
 #include <utility>    // std::move
 
 #include <fmt/core.h>
@@ -80,6 +81,19 @@ Execution run_once(Strategy& strategy, const ModelOptions& options,
     }
     r->controller.look_outside(std::chrono::steady_clock::now());
   }
+  // The body has returned, but a thread it could not join (a cancelled
+  // run: it was still unwinding) may still be using the run: wait until
+  // every thread has left or is parked for good (then the run outlives it).
+  std::size_t parked = 0;
+  for (unsigned waits = 0; !abandoned && !r->controller.settled(parked); ++waits) {
+    if (waits < 1000) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+      r->controller.look_outside(std::chrono::steady_clock::now());
+    }
+  }
+  if (parked > 0) abandoned = true;
   Controller& c = r->controller;
   Execution e;
   e.status = c.status();

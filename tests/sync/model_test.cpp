@@ -4,9 +4,12 @@
 #include <merilo/sync/model.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <exception>
 #include <set>
 #include <shared_mutex>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -318,6 +321,50 @@ TEST(Model, WhenTheSearchStopsShortTheScheduleFuzzerTakesOver) {
   const ms::ModelResult short_of_it = ms::model(o, [] { message_passing(relaxed, relaxed); });
   EXPECT_FALSE(short_of_it.failure);
   EXPECT_FALSE(short_of_it.complete);
+}
+
+}  // namespace
+
+namespace {
+
+/// Slow to unwind: a thread leaving a deadlocked run through it is still
+/// unwinding (and will unlock through the run's controller) after the body
+/// has returned.
+struct SlowToUnwind {
+  SlowToUnwind() = default;
+  SlowToUnwind(const SlowToUnwind&) = delete;
+  SlowToUnwind& operator=(const SlowToUnwind&) = delete;
+  ~SlowToUnwind() {
+    if (std::uncaught_exceptions() > 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+};
+
+TEST(Model, AThreadStillUnwindingFromADeadlockIsWaitedForBeforeTheNextExecution) {
+  // Before the fix the run was freed as soon as the body returned, and the
+  // unwinding thread unlocked through a freed controller (or through the
+  // next execution's, made at the same address).
+  for (int i = 0; i < 5; ++i) {
+    const ms::ModelResult r = ms::model([] {
+      ms::mutex a;
+      ms::mutex b;
+      ms::thread t([&] {
+        const std::lock_guard la(a);
+        const SlowToUnwind slow;
+        const std::lock_guard lb(b);
+      });
+      {
+        const std::lock_guard lb(b);
+        const std::lock_guard la(a);
+      }
+      t.join();
+    });
+    ASSERT_TRUE(r.failure) << r.summary();
+    EXPECT_EQ(r.failure->tag, ms::kDeadlockTag) << r.report();
+    EXPECT_NE(r.failure->pin, "m1:") << r.report();
+    const ms::ModelResult next = ms::model([] { message_passing(release, acquire); });
+    EXPECT_TRUE(next.passed()) << next.report();
+    EXPECT_TRUE(next.complete);
+  }
 }
 
 }  // namespace

@@ -379,6 +379,10 @@ class Controller {
   /// A livelock left every unfinished thread parked: waiting for them is
   /// pointless.
   [[nodiscard]] bool stalled() const;
+  /// Every thread of the run has left it or is parked for good: nothing
+  /// will touch this controller again but the parked threads. `parked`:
+  /// how many are parked (their run must outlive them).
+  [[nodiscard]] bool settled(std::size_t& parked) const;
   /// How the run ended (read after every thread left, or after `drop`).
   [[nodiscard]] RunStatus status() const;
   /// The decisions made, in order.
