@@ -52,6 +52,12 @@
 // reachable world must satisfy; a complete search that never met one fails
 // (`ExploreResult::unreached()`, sometimes.hpp).
 //
+// Hash compaction: with `compact_bits` (or `compact_bytes`) each world is
+// stored as a k-bit value in a table of fixed size, and the result bounds
+// the chance that a world was missed (`miss_probability`); counterexamples
+// are re-checked by replay before they are reported (docs/explore.md, "Hash
+// compaction").
+//
 // NOTE: the result — states, depth, tuples, the first violation and its
 // trace — is the same for every `threads` value and in both modes.
 // With `threads > 1` the system must be copy-constructible: each worker
