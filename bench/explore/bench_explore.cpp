@@ -112,10 +112,9 @@ int twophase_once(unsigned threads, unsigned bits) {
                                  : N == 10 ? 63'000'000
                                  : N == 11 ? 380'000'000
                                            : 2'300'000'000;
-  const ex::ExploreResult r = ex::explore(sys, {.max_states = max_states,
-                                                .threads = threads,
-                                                .name = "tla_twophase",
-                                                .compact_bits = bits});
+  const ex::ExploreResult r = ex::explore(
+      sys,
+      {.max_states = max_states, .threads = threads, .name = "tla_twophase", .compact_bits = bits});
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%.3f %zu %zu %zu %zu", secs, r.states, r.depth, r.memory_bytes, peak_rss());
@@ -171,8 +170,7 @@ int main(int argc, char** argv) {
                                      ? 0
                                      : std::stoul(digits);
       if (bits == 0 || bits > 64) {
-        std::fprintf(stderr, "bench_explore: compact=BITS takes 1..64 bits, not \"%s\"\n",
-                     argv[4]);
+        std::fprintf(stderr, "bench_explore: compact=BITS takes 1..64 bits, not \"%s\"\n", argv[4]);
         return 2;
       }
       return twophase<tla_twophase::Symmetry::none>(rms, threads, static_cast<unsigned>(bits));
