@@ -18,6 +18,7 @@ endif()
 # header | struct or enum | guide
 set(entries
   "explore/include/merilo/explore/explore.hpp|struct ExploreOptions|explore"
+  "explore/include/merilo/explore/simulate.hpp|struct SimulateOptions|explore"
   "fuzz/include/merilo/fuzz/target.hpp|struct TargetOptions|fuzz"
   "linearize/include/merilo/linearize/history.hpp|struct HistoryOptions|linearize"
   "parallel/include/merilo/parallel/spec.hpp|struct CheckOptions|parallel"

@@ -96,39 +96,52 @@ std::size_t peak_rss() {
 
 // One restore-mode search of TwoPhase with `rms` resource managers, for
 // bench/spin/compare.sh: prints "<seconds> <states> <depth> <memory_bytes>
-// <peak RSS bytes>". Progress goes to stderr (every second after the first).
-// With `Symmetry::rms` the adapter's canonical() sorts the RMs' slots.
+// <peak RSS bytes>", and with hash compaction (`bits` > 0) the reported
+// miss probability after them. Progress goes to stderr (every second after
+// the first). With `Symmetry::rms` the adapter's canonical() sorts the RMs'
+// slots.
 template <unsigned N, tla_twophase::Symmetry symmetry>
-int twophase_once(unsigned threads) {
+int twophase_once(unsigned threads, unsigned bits) {
   tla_twophase::System<N, tla_twophase::Bug::none, symmetry> sys;
   const auto start = std::chrono::steady_clock::now();
-  const ex::ExploreResult r =
-      ex::explore(sys, {.max_states = 100'000'000, .threads = threads, .name = "tla_twophase"});
+  // With compaction the table is sized for max_states (at most 89% full),
+  // so keep it just above the count: 10.3e6 worlds at 9 RMs, 61.5e6 at 10,
+  // about 3.7e8 at 11 and 2.2e9 at 12.
+  const std::size_t max_states = bits == 0 ? 100'000'000
+                                 : N <= 9  ? 11'000'000
+                                 : N == 10 ? 63'000'000
+                                 : N == 11 ? 380'000'000
+                                           : 2'300'000'000;
+  const ex::ExploreResult r = ex::explore(
+      sys,
+      {.max_states = max_states, .threads = threads, .name = "tla_twophase", .compact_bits = bits});
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("%.3f %zu %zu %zu %zu\n", secs, r.states, r.depth, r.memory_bytes, peak_rss());
+  std::printf("%.3f %zu %zu %zu %zu", secs, r.states, r.depth, r.memory_bytes, peak_rss());
+  if (bits != 0) std::printf(" %.3g", r.miss_probability);
+  std::printf("\n");
   return r.complete && !r.violation.found() ? 0 : 1;
 }
 
 template <tla_twophase::Symmetry symmetry>
-int twophase(unsigned rms, unsigned threads) {
+int twophase(unsigned rms, unsigned threads, unsigned bits) {
   switch (rms) {
     case 3:
-      return twophase_once<3, symmetry>(threads);
+      return twophase_once<3, symmetry>(threads, bits);
     case 5:
-      return twophase_once<5, symmetry>(threads);
+      return twophase_once<5, symmetry>(threads, bits);
     case 7:
-      return twophase_once<7, symmetry>(threads);
+      return twophase_once<7, symmetry>(threads, bits);
     case 8:
-      return twophase_once<8, symmetry>(threads);
+      return twophase_once<8, symmetry>(threads, bits);
     case 9:
-      return twophase_once<9, symmetry>(threads);
+      return twophase_once<9, symmetry>(threads, bits);
     case 10:
-      return twophase_once<10, symmetry>(threads);
+      return twophase_once<10, symmetry>(threads, bits);
     case 12:
-      return twophase_once<12, symmetry>(threads);
+      return twophase_once<12, symmetry>(threads, bits);
     case 14:
-      return twophase_once<14, symmetry>(threads);
+      return twophase_once<14, symmetry>(threads, bits);
     default:
       std::fprintf(
           stderr, "bench_explore: --twophase takes 3, 5, 7, 8, 9, 10, 12 or 14 RMs, not %u\n", rms);
@@ -143,20 +156,33 @@ int main(int argc, char** argv) {
     return once(argc > 2 && std::string(argv[2]) == "2" ? 2U : 1U);
   }
   if (argc > 1 && std::string(argv[1]) == "--twophase") {
-    // --twophase RMS [THREADS [symmetry]]
+    // --twophase RMS [THREADS [symmetry | compact=BITS]]
     const unsigned rms = argc > 2 ? static_cast<unsigned>(std::stoul(argv[2])) : 0;
     const unsigned threads = argc > 3 ? static_cast<unsigned>(std::stoul(argv[3])) : 1;
     if (argc > 4 && std::string(argv[4]) == "symmetry") {
-      return twophase<tla_twophase::Symmetry::rms>(rms, threads);
+      return twophase<tla_twophase::Symmetry::rms>(rms, threads, 0);
+    }
+    const std::string compact = "compact=";
+    if (argc > 4 && std::string(argv[4]).rfind(compact, 0) == 0) {
+      const std::string digits = std::string(argv[4]).substr(compact.size());
+      const unsigned long bits = digits.empty() || digits.size() > 2 ||
+                                         digits.find_first_not_of("0123456789") != std::string::npos
+                                     ? 0
+                                     : std::stoul(digits);
+      if (bits == 0 || bits > 64) {
+        std::fprintf(stderr, "bench_explore: compact=BITS takes 1..64 bits, not \"%s\"\n", argv[4]);
+        return 2;
+      }
+      return twophase<tla_twophase::Symmetry::none>(rms, threads, static_cast<unsigned>(bits));
     }
     if (argc > 4) {
       std::fprintf(stderr,
-                   "bench_explore: --twophase RMS THREADS takes \"symmetry\" or nothing, "
-                   "not \"%s\"\n",
+                   "bench_explore: --twophase RMS THREADS takes \"symmetry\", \"compact=BITS\" "
+                   "or nothing, not \"%s\"\n",
                    argv[4]);
       return 2;
     }
-    return twophase<tla_twophase::Symmetry::none>(rms, threads);
+    return twophase<tla_twophase::Symmetry::none>(rms, threads, 0);
   }
   std::printf(
       "| system | mode | threads | states | depth | seconds | states/s | vs replay/1 | bytes/state "

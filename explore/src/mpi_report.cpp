@@ -53,6 +53,10 @@ std::string check_mpi_options(const ExploreOptions& options, bool trivial_world)
     return "merilo: explore_mpi sends worlds to their owners and needs Mode::restore (or "
            "automatic), not Mode::replay";
   }
+  if (options.compact_bits != 0 || options.compact_bytes != 0) {
+    return "merilo: explore_mpi keeps exact fingerprints; hash compaction (compact_bits, "
+           "compact_bytes) is for explore()";
+  }
   if (options.graph != nullptr) {
     return "merilo: explore_mpi does not fill a TupleGraph; run explore() for the graph";
   }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <merilo/explore/detail/compact_table.hpp>
 #include <merilo/explore/explore.hpp>
 
 namespace merilo::explore::detail {
@@ -28,6 +29,11 @@ std::string check_options(const ExploreOptions& options, bool restorable, bool c
   if (options.mode == Mode::restore && !restorable) {
     return "merilo: ExploreOptions::mode is Mode::restore but the system has no restore(world) "
            "(see merilo::explore::Restorable)";
+  }
+  if (std::string e =
+          compact_plan(options.compact_bits, options.compact_bytes, options.max_states).error;
+      !e.empty()) {
+    return e;
   }
   if (options.threads == 0) return "merilo: ExploreOptions::threads must be at least 1";
   if (options.threads > kMaxThreads) {

@@ -65,6 +65,10 @@ std::string ExploreResult::summary() const {
     }
     line += fmt::format(" sometimes=[{}]", reached);
   }
+  if (compact_bits != 0) {
+    line += fmt::format(" compaction={}bit slots={} miss<={:.3g}{}", compact_bits, compact_slots,
+                        miss_probability, compact_full ? " table=full" : "");
+  }
   if (violation.found()) line += fmt::format(" violation={}", explore::name(violation.kind));
   if (const std::vector<std::string> missed = unreached(); !missed.empty()) {
     line += fmt::format(" unreached=[{}]", fmt::join(missed, ", "));

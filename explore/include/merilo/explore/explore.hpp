@@ -52,6 +52,12 @@
 // reachable world must satisfy; a complete search that never met one fails
 // (`ExploreResult::unreached()`, sometimes.hpp).
 //
+// Hash compaction: with `compact_bits` (or `compact_bytes`) each world is
+// stored as a k-bit value in a table of fixed size, and the result bounds
+// the chance that a world was missed (`miss_probability`); counterexamples
+// are re-checked by replay before they are reported (docs/explore.md, "Hash
+// compaction").
+//
 // NOTE: the result — states, depth, tuples, the first violation and its
 // trace — is the same for every `threads` value and in both modes.
 // With `threads > 1` the system must be copy-constructible: each worker
@@ -134,6 +140,19 @@ struct ExploreOptions {
   /// Also keep a shortest trace to each sometimes property reached
   /// (`SometimesReport::trace`).
   bool sometimes_traces = false;
+  /// Hash compaction: store each world as a compact fingerprint of this many
+  /// bits (1..64) instead of its 128-bit fingerprint, in a table of fixed
+  /// size; worlds whose compact fingerprints meet count as one, so a world
+  /// may be missed (`ExploreResult::miss_probability` bounds the chance).
+  /// 0 with `compact_bytes` 0 is the exact mode; 0 with `compact_bytes` set
+  /// derives the bits from the budget.
+  unsigned compact_bits = 0;
+  /// Hash compaction: bytes for the compact table. With `compact_bits` the
+  /// table has as many slots as fit and the search stops when it is full;
+  /// alone, the table gets slots for `max_states` worlds (at a load under
+  /// 90%) and as many bits per slot as the budget allows, up to 64. 0 with
+  /// `compact_bits` set sizes the table for `max_states`.
+  std::size_t compact_bytes = 0;
   /// When set, the search also fills this graph. It costs a `tuple()` and a
   /// `describe()` call per step taken, so leave it off for big searches.
   TupleGraph* graph = nullptr;
@@ -181,6 +200,23 @@ struct ExploreResult {
   /// Worlds were stored by their `canonical()` form (the system is
   /// `Symmetric`): `states` counts groups of symmetric worlds.
   bool symmetry = false;
+  /// Hash compaction: the bits of each compact fingerprint; 0 in the exact
+  /// mode.
+  unsigned compact_bits = 0;
+  /// Hash compaction: the slots of the compact table.
+  std::size_t compact_slots = 0;
+  /// Hash compaction: the search stopped because the compact table was full
+  /// (`complete` is false).
+  bool compact_full = false;
+  /// Hash compaction: an upper bound on the probability that some world
+  /// reachable within `depth` was never explored because its compact
+  /// fingerprint met a stored one on its probe sequence
+  /// (docs/design/hash-compaction.md). 0 in the exact mode.
+  double miss_probability = 0;
+  /// Hash compaction: the search found a counterexample that did not break
+  /// the same rule when followed again from reset, so it was not reported
+  /// (and the search counts as incomplete). Never expected; a guard.
+  bool unconfirmed_counterexample = false;
   /// Peak bytes of the search's own data: the visited set, the parent
   /// links, the current and next frontier (with their worlds in restore
   /// mode) and one slice's candidates. Not the system, its copies, the
@@ -218,7 +254,8 @@ struct ExploreResult {
   /// property with the depth it was reached at (`sometimes=[paid: depth 2,
   /// refund: never]`, or `not reached within the bound` when the search was
   /// not complete), and `unreached=[refund]` when a complete search missed
-  /// one:
+  /// one, and with hash compaction `compaction=<k>bit slots=<m>
+  /// miss<=<bound>` (and `table=full` when it filled):
   /// the logged line without its time, rate and memory, so it is the same
   /// on every run.
   [[nodiscard]] std::string summary() const;

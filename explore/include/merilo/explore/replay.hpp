@@ -142,6 +142,18 @@ Fingerprint walk(Stepper<S>& stepper, const Trace& trace, Replayed& out, Before&
   }
 }
 
+/// Whether following `v.trace` from reset with `stepper` breaks the rule
+/// `v` reports, at the same step: the check a counterexample of hash
+/// compaction or of simulation passes before it is reported.
+template <System S>
+[[nodiscard]] bool reproduces(Stepper<S>& stepper, const Violation& v) {
+  Replayed r;
+  (void)walk(
+      stepper, v.trace, r, [](Kind) {}, [] {});
+  return r.error.empty() && r.violation.kind == v.kind && r.violation.invariant == v.invariant &&
+         r.violation.trace == v.trace;
+}
+
 template <System S, class Before, class After>
 Replayed replay_twice(S& sys, const Trace& trace, Before&& on_step, After&& after_step) {
   Replayed out;

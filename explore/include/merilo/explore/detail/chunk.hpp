@@ -100,6 +100,9 @@ struct CandidateExtra {
 };
 
 inline constexpr std::uint32_t kNoExtra = 0xFFFFFFFF;
+/// `Candidate::fresh` of a new world that a full compact table could not
+/// store: the search stops there, as at `max_states`.
+inline constexpr std::uint8_t kDidNotFit = 2;
 
 /// A world one step beyond the frontier that this chunk had not seen:
 /// 32 bytes. Its world, in restore mode, is in `ChunkResult::worlds`.
@@ -108,7 +111,7 @@ struct Candidate {
   std::uint32_t parent = 0;  // position in the frontier
   std::uint32_t kind = 0;
   std::uint32_t extra = kNoExtra;  // index into ChunkResult::extras
-  std::uint8_t fresh = 0;          // set by the merge: first time stored
+  std::uint8_t fresh = 0;          // set by the merge: 1 first time stored, kDidNotFit
 };
 
 using Edges = std::set<TupleGraph::Edge>;

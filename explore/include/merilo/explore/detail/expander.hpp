@@ -19,6 +19,7 @@
 
 #include <merilo/core/crash.hpp>
 #include <merilo/explore/detail/chunk.hpp>
+#include <merilo/explore/detail/compact_table.hpp>
 #include <merilo/explore/detail/fingerprint.hpp>
 #include <merilo/explore/detail/fingerprint_table.hpp>
 #include <merilo/explore/detail/frontier.hpp>
@@ -35,7 +36,7 @@ class alignas(64) Expander {
  public:
   using W = world_t<S>;
 
-  Expander(S& sys, bool restore, std::size_t sample, const FingerprintTable& visited,
+  Expander(S& sys, bool restore, std::size_t sample, const VisitedSet& visited,
            const ParentLinks& parents, const TupleIds& tuples, const TupleKeys& keys,
            const SampledTuples& sampled, const SometimesList<S>& sometimes,
            const SometimesFirst& first, bool graph)
@@ -54,7 +55,7 @@ class alignas(64) Expander {
 
   /// Makes this worker the visited set's only writer while it expands (a
   /// search on one thread): see `is_new`.
-  void own(FingerprintTable& visited) noexcept { owned_ = &visited; }
+  void own(VisitedSet& visited) noexcept { owned_ = &visited; }
   /// Whether `own` was called: its candidates need no insert pass.
   [[nodiscard]] bool owns() const noexcept { return owned_ != nullptr; }
 
@@ -276,10 +277,11 @@ class alignas(64) Expander {
     for (std::size_t j = 0; j < n; ++j) {
       if (j + kAhead < n) visited_.prefetch(pending_[j + kAhead].fp);
       Pending& p = pending_[j];
-      if (!is_new(p.fp)) continue;
+      std::uint8_t fresh = 0;
+      if (!is_new(p.fp, fresh)) continue;
       Candidate c;
       c.fp = p.fp;
-      c.fresh = owned_ != nullptr ? 1 : 0;
+      c.fresh = fresh;
       c.parent = p.parent;
       c.kind = p.kind;
       try {
@@ -325,8 +327,7 @@ class alignas(64) Expander {
     ++out.steps;
     const StepEnd end = stepper_.take(c.kind, nullptr, broke_, [&] {
       c.fp = state_fingerprint(*sys_, sys_->world());
-      c.fresh = owned_ != nullptr ? 1 : 0;
-      return is_new(c.fp);
+      return is_new(c.fp, c.fresh);
     });
     if (end == StepEnd::seen) return Step::seen;
     if (end == StepEnd::broke && !note_broken(c, out)) {
@@ -355,9 +356,16 @@ class alignas(64) Expander {
   // candidates are final (`fresh`) and the merge skips its insert pass: one
   // probe of the table per successor instead of a read-only probe here and
   // an insert in the merge. Otherwise the set is read only, `local_` drops
-  // the chunk's own repeats, and the merge's insert pass decides.
-  bool is_new(const Fingerprint& fp) {
-    if (owned_ != nullptr) return owned_->insert(fp);
+  // the chunk's own repeats, and the merge's insert pass decides. `fresh`
+  // gets the candidate's mark: final for a sole worker (1 stored, 2 did not
+  // fit in a full compact table), 0 for the merge to set otherwise.
+  bool is_new(const Fingerprint& fp, std::uint8_t& fresh) {
+    if (owned_ != nullptr) {
+      const Inserted r = owned_->insert(fp);
+      fresh = r == Inserted::full ? kDidNotFit : 1;
+      return r != Inserted::seen;
+    }
+    fresh = 0;
     return !visited_.contains(fp) && local_.insert(fp);
   }
 
@@ -397,16 +405,16 @@ class alignas(64) Expander {
   std::string label_;  // the step's description, with a graph
   bool restore_;
   std::size_t sample_;
-  const FingerprintTable& visited_;
+  const VisitedSet& visited_;
   const ParentLinks& parents_;
   const TupleIds& tuples_;
   const TupleKeys& keys_;
   const SampledTuples& sampled_;
   const SometimesList<S>& sometimes_;
-  const SometimesFirst& first_;        // read between merges only: which are still open
-  bool keep_tuples_ = false;           // the frontier world being expanded is tuple_sampled
-  FingerprintTable* owned_ = nullptr;  // the visited set, when this is the only worker
-  FingerprintShard local_;             // successors this chunk has produced
+  const SometimesFirst& first_;  // read between merges only: which are still open
+  bool keep_tuples_ = false;     // the frontier world being expanded is tuple_sampled
+  VisitedSet* owned_ = nullptr;  // the visited set, when this is the only worker
+  FingerprintShard local_;       // successors this chunk has produced
   // The enabled kinds of the world being expanded: the first
   // `enabled_count_` entries (sized once, to the kind count, so listing them
   // is a store per kind and no growth check).

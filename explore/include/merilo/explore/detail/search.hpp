@@ -20,6 +20,7 @@
 
 #include <merilo/core/crash.hpp>
 #include <merilo/explore/detail/chunk.hpp>
+#include <merilo/explore/detail/compact_table.hpp>
 #include <merilo/explore/detail/expander.hpp>
 #include <merilo/explore/detail/fingerprint_table.hpp>
 #include <merilo/explore/detail/frontier.hpp>
@@ -28,6 +29,7 @@
 #include <merilo/explore/detail/sometimes.hpp>
 #include <merilo/explore/detail/symmetry.hpp>
 #include <merilo/explore/detail/threads.hpp>
+#include <merilo/explore/replay.hpp>
 #include <merilo/explore/step.hpp>
 
 namespace merilo::explore::detail {
@@ -52,7 +54,11 @@ class Search {
         stepper_(sys),
         sometimes_(sys),
         first_(sometimes_.names().size()),
-        parents_(sys.kinds()) {}
+        parents_(sys.kinds()) {
+    const CompactPlan plan =
+        compact_plan(options.compact_bits, options.compact_bytes, options.max_states);
+    if (plan.bits != 0) visited_.compact(plan);
+  }
 
   /// A usage error in the system's invariant or sometimes list, or "".
   [[nodiscard]] const std::string& error() const noexcept {
@@ -83,7 +89,7 @@ class Search {
     try {
       const W& w = sys_.world();
       const Fingerprint fp = state_fingerprint(sys_, w);
-      visited_.insert(fp);
+      (void)visited_.insert(fp);
       parents_.add_root();
       result_.states = 1;
       std::string tuple = sys_.tuple();
@@ -224,7 +230,7 @@ class Search {
   // A sole worker has inserted its candidates already (Expander::is_new).
   void mark_fresh(std::vector<ChunkResult<W>>& out) {
     if (expanders_[0].owns()) return;
-    const std::size_t threads = std::min<std::size_t>(expanders_.size(), out.size());
+    const std::size_t threads = std::min({expanders_.size(), out.size(), visited_.shards()});
     run_on_threads(threads, [&](std::size_t t) {
       constexpr std::size_t kAhead = 16;
       for (auto& chunk : out) {
@@ -232,12 +238,13 @@ class Search {
         const std::size_t n = chunk.failure ? chunk.failure->position : cands.size();
         for (std::size_t i = 0; i < n; ++i) {
           if (i + kAhead < n) {
-            const std::size_t s = FingerprintTable::shard_of(cands[i + kAhead].fp);
-            if (s % threads == t) visited_.shard(s).prefetch(cands[i + kAhead].fp);
+            const std::size_t s = visited_.shard_of(cands[i + kAhead].fp);
+            if (s % threads == t) visited_.prefetch(cands[i + kAhead].fp);
           }
-          const std::size_t s = FingerprintTable::shard_of(cands[i].fp);
+          const std::size_t s = visited_.shard_of(cands[i].fp);
           if (s % threads != t) continue;
-          cands[i].fresh = visited_.shard(s).insert(cands[i].fp) ? 1 : 0;
+          const Inserted r = visited_.insert_in(s, cands[i].fp);
+          cands[i].fresh = r == Inserted::fresh ? 1 : r == Inserted::full ? kDidNotFit : 0;
         }
       }
     });
@@ -251,6 +258,11 @@ class Search {
       for (std::size_t i = 0; i < n; ++i) {
         Candidate& c = chunk.candidates[i];
         if (c.fresh == 0) continue;
+        if (c.fresh == kDidNotFit) {  // a full compact table: truncated as at max_states
+          result_.compact_full = true;
+          result_.depth = level;
+          return false;
+        }
         if (result_.states >= options_.max_states) {
           result_.depth = level;
           return false;  // truncated: the world that does not fit
@@ -307,6 +319,22 @@ class Search {
     chunk.sampled.clear();
   }
 
+  // Hash compaction: the counterexample is followed again from reset
+  // before it is reported, and dropped (the search then counts as
+  // incomplete) unless the same rule breaks at its end. A collision can
+  // hide worlds, never invent a path, so this is a guard, not a filter
+  // expected to fire; nondeterminism, which a replay need not repeat, is
+  // reported as found.
+  void recheck_violation() {
+    Violation& v = result_.violation;
+    if (!v.found() || v.kind == ViolationKind::nondeterminism) return;
+    if (!reproduces(stepper_, v)) {
+      result_.violation = Violation{};
+      result_.complete = false;
+      result_.unconfirmed_counterexample = true;
+    }
+  }
+
   void set_violation(ViolationKind kind, Trace trace, std::string invariant, std::string detail) {
     result_.violation = Violation{kind, std::move(trace), std::move(invariant), std::move(detail)};
   }
@@ -325,6 +353,12 @@ class Search {
       result_.sometimes.push_back(std::move(p));
     }
     result_.memory_bytes = std::max(peak_bytes_, stored_bytes());
+    if (const CompactTable* t = visited_.compact_table(); t != nullptr) {
+      result_.compact_bits = t->bits();
+      result_.compact_slots = t->slots();
+      result_.miss_probability = compact_miss_bound(result_.states, t->slots(), t->bits());
+      recheck_violation();
+    }
     if (options_.graph != nullptr) {
       options_.graph->nodes = result_.tuples;
       options_.graph->edges.assign(edges_.begin(), edges_.end());
@@ -344,7 +378,7 @@ class Search {
   Log log_{options_.quiet ? nullptr : options_.log != nullptr ? options_.log : stderr};
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   ExploreResult result_;
-  FingerprintTable visited_;
+  VisitedSet visited_;
   ParentLinks parents_;
   TupleIds tuple_ids_;
   TupleKeys tuple_keys_;  // only for systems with tuple_key()
