@@ -74,16 +74,22 @@ afl_run() {  # $1 binary, $2 input dir, $3 seed
     afl-fuzz -i "$2" -o "$out" -s "$3" -E "$CAP" -V 600 -- "$1" > "$WORK/afl.log" 2>&1 || true
   t1=$(now)
   local stats=$out/default/fuzzer_stats execs crashes
-  execs=$(sed -n 's/^execs_done *: *//p' "$stats" 2> /dev/null)
+  # No stats: afl-fuzz did not start fuzzing (e.g. every starting input
+  # crashed, as the driver's own first input can; the log says why).
+  [[ -f $stats ]] || { echo "failed 0"; return; }
+  execs=$(sed -n 's/^execs_done *: *//p' "$stats")
   crashes=$(find "$out/default/crashes" -type f -name 'id:*' 2> /dev/null | wc -l)
   [[ $crashes -gt 0 ]] || execs="$CAP+"
   echo "${execs:-?} $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
 }
 
 # "found/SEEDS median-executions median-seconds" of lines "<execs> <secs>"
-# on stdin; a capped run counts as CAP (the median is then marked >).
+# on stdin; a capped run counts as CAP (the median is then marked >); a
+# run afl-fuzz could not start ("failed") is left out, and when every run
+# is one the row says afl-fuzz-failed.
 summary() {
   awk -v cap="$CAP" '
+    $1 == "failed" { failed++; next }
     { n++; if ($1 ~ /\+$/) { e[n] = cap; capped[n] = 1 } else { e[n] = $1; found++ } s[n] = $2 }
     function med(a,   i, j, t, b) {
       for (i = 1; i <= n; i++) b[i] = a[i]
@@ -91,6 +97,7 @@ summary() {
       return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
     }
     END {
+      if (n == 0) { printf "afl-fuzz-failed - -\n"; exit }
       m = med(e); mark = found < (n + 1) / 2 ? ">" : ""
       printf "%d/%d %s%.0f %s%.1f\n", found + 0, n, mark, m, mark, med(s)
     }'
