@@ -35,7 +35,7 @@ BUILD_TYPE ?= Test
 GENERATOR := $(if $(shell command -v ninja),-G Ninja,)
 DEPS     := cmake/deps.sh
 
-.PHONY: all deps build test docs fuzz-engines explore explore-mpi fuzz fuzz-seeded fuzz-merge fuzz-afl bench bench-spin bench-proper lint format tsan ci clean install-check
+.PHONY: all deps build test docs fuzz-engines explore explore-mpi fuzz fuzz-seeded fuzz-merge fuzz-afl bench bench-fuzz-twins bench-fuzz-bugs bench-spin bench-proper lint format tsan ci clean install-check
 
 all: build
 
@@ -88,6 +88,19 @@ bench:
 	cmake --build build-bench -j $(JOBS)
 	@for p in build-bench/bench-bin/bench_*; do echo "== $$p"; "$$p" || exit 1; done
 	@echo "== merilo vs SPIN"; bench/explore/vs_spin.sh build-bench/bench-bin/bench_explore
+
+# make bench-fuzz-twins: every example fuzz target beside its hand-written
+# libFuzzer twin (bench/fuzz/twin.hpp), same flags, one run: executions per
+# CPU second and the ratio (TWIN_RUNS=30000 ROUNDS=3). make bench-fuzz-bugs:
+# executions and seconds to each seeded bug, seeded merilo against the twin,
+# under libFuzzer and AFL++ (SEEDS=10 CAP=200000; minutes). Both build
+# build-fuzz/ (and build-fuzz-afl/) through cmake/fuzz.sh.
+bench-fuzz-twins:
+	@$(DEPS) base clang
+	@JOBS=$(JOBS) bench/fuzz/twins.sh
+bench-fuzz-bugs:
+	@$(DEPS) base clang
+	@JOBS=$(JOBS) bench/fuzz/time_to_bug.sh
 
 # make bench-spin: merilo against SPIN 6.5.2 on Gray and Lamport's TwoPhase
 # (bench/spin/), for each of RMS resource managers, run alternately ROUNDS

@@ -22,6 +22,7 @@
 #   afl      (make fuzz-afl) build the same targets with afl-clang-fast++ and
 #            AFL++'s libFuzzer driver in $FUZZ_BUILD-afl, seed each, and run
 #            afl-fuzz on it for $FUZZTIME seconds
+#   afl-build  only the build of `afl` (bench/fuzz/time_to_bug.sh uses it)
 #
 # Environment: FUZZTIME (seconds per target, default 30), FUZZ_ONLY (an
 # extended regex: `run` fuzzes only the targets whose names match), FUZZ_BUILD
@@ -29,7 +30,10 @@
 # -seed for `seeded`, default 1), JOBS (build parallelism and -fork workers,
 # default nproc), FUZZ_TARGETS (a space-separated subset of the targets to
 # build and run; default all), FUZZ_SANITIZE (sanitizers of the libFuzzer
-# build, default address,undefined; `none` for none).
+# build, default address,undefined; `none` for none), FUZZ_BENCH (ON: the
+# tree also configures bench/, so bench/fuzz's hand-written twins of the
+# targets can be built in it with the same flags; `build` and `afl` turn it
+# on in an existing tree).
 # Everything a run writes goes under $FUZZ_OUT/<target>/: corpus/, crashes/,
 # kinds.dict and fuzz.log (afl/ for AFL++).
 set -euo pipefail
@@ -71,13 +75,23 @@ configure_tree() {
     mkdir -p "$BUILD"
     CXX=clang++ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMERILO_FUZZ=ON \
       -DMERILO_SANITIZE="$sanitize" -DMERILO_BUILD_TESTS=OFF -DMERILO_BUILD_TOOLS=ON \
-      -DMERILO_INSTALL=OFF > "$BUILD/configure.log" 2>&1 \
+      -DMERILO_INSTALL=OFF ${FUZZ_BENCH:+-DMERILO_BUILD_BENCH=$FUZZ_BENCH} > "$BUILD/configure.log" 2>&1 \
       || { cat "$BUILD/configure.log"; rm -f "$BUILD/CMakeCache.txt"; die "configuring $BUILD failed"; }
   elif ! grep -q '^MERILO_FUZZ:BOOL=ON$' "$BUILD/CMakeCache.txt"; then
     # An existing tree (make ci's clang step shares its own) must build
     # libFuzzer binaries, not replay drivers, or fuzzing would run nothing.
     die "$BUILD was configured without -DMERILO_FUZZ=ON: its fuzz targets are replay drivers; remove it or set FUZZ_BUILD to another directory"
+  else
+    bench_on
   fi
+}
+
+# With FUZZ_BENCH=ON, turns bench/ on in the existing tree $BUILD.
+bench_on() {
+  [[ ${FUZZ_BENCH:-} == ON ]] || return 0
+  grep -q '^MERILO_BUILD_BENCH:BOOL=ON$' "$BUILD/CMakeCache.txt" && return 0
+  cmake -DMERILO_BUILD_BENCH=ON "$BUILD" > "$BUILD/configure.log" 2>&1 \
+    || { cat "$BUILD/configure.log"; die "configuring $BUILD with bench/ failed"; }
 }
 
 build() {
@@ -195,7 +209,7 @@ merge() {
 
 # AFL++: the same targets, built with afl-clang-fast++ and linked with
 # AFL++'s libFuzzer driver, fuzzed by afl-fuzz.
-afl() {
+afl_build() {
   command -v afl-clang-fast++ > /dev/null && command -v afl-fuzz > /dev/null \
     || die "AFL++ is missing (Debian package afl++: apt-get install afl++)"
   local driver=${AFL_DRIVER:-/usr/lib/afl/libAFLDriver.a}
@@ -206,10 +220,16 @@ afl() {
     mkdir -p "$BUILD"
     CXX=afl-clang-fast++ cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DMERILO_FUZZ_ENGINE="$driver" -DMERILO_BUILD_TESTS=OFF -DMERILO_BUILD_TOOLS=OFF \
-      -DMERILO_INSTALL=OFF > "$BUILD/configure.log" 2>&1 \
+      -DMERILO_INSTALL=OFF ${FUZZ_BENCH:+-DMERILO_BUILD_BENCH=$FUZZ_BENCH} > "$BUILD/configure.log" 2>&1 \
       || { cat "$BUILD/configure.log"; rm -f "$BUILD/CMakeCache.txt"; die "configuring $BUILD failed"; }
+  else
+    bench_on
   fi
   build_targets
+}
+
+afl() {
+  afl_build
   local status=0 t
   while read -r t; do
     [[ -n $t ]] || continue
@@ -322,5 +342,6 @@ case $mode in
   seeded-build) seeded_build ;;
   merge) merge ;;
   afl) afl ;;
-  *) echo "usage: cmake/fuzz.sh build|run|seeded|seeded-build|merge|afl" >&2; exit 2 ;;
+  afl-build) afl_build ;;
+  *) echo "usage: cmake/fuzz.sh build|run|seeded|seeded-build|merge|afl|afl-build" >&2; exit 2 ;;
 esac
