@@ -318,8 +318,9 @@ seeded() {
     # Replaying the saved input must reproduce the same trace.
     "$BIN/$t" -runs=1 "$crash" > "$d/replay.log" 2>&1 || true
     local found replayed execs
-    found=$(grep -m1 'merilo::explore::Trace{' "$d/fuzz.log")
-    replayed=$(grep -m1 'merilo::explore::Trace{' "$d/replay.log" || true)
+    # A state-machine target prints its trace; a threads target, its pin.
+    found=$(grep -m1 -E 'merilo::explore::Trace\{|options\.replay = ' "$d/fuzz.log")
+    replayed=$(grep -m1 -E 'merilo::explore::Trace\{|options\.replay = ' "$d/replay.log" || true)
     if [[ "$found" != "$replayed" ]]; then
       echo "merilo fuzz-seeded: $t: FAIL: replaying $crash printed another trace:"
       echo "  found:    $found"
