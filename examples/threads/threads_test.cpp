@@ -1,7 +1,10 @@
 // The threads examples under sync::model: the default search finds each
 // seeded bug and names it, the fixed twin passes with every execution
 // checked, and the failure's pin replays it.
+#include <array>
 #include <chrono>
+#include <cstddef>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -148,6 +151,50 @@ TEST(TurnTaking, NoScheduleOfAtMostTwoPreemptionsOverflowsTheLog) {
 
 TEST(TurnTaking, CheckingForRoomInTheSameStepNeverOverflows) {
   expect_passes_completely(threads::turn_taking_body<true>);
+}
+
+/// Four philosophers, each taking its left fork, then its right: the body
+/// is philosopher 0 and starts the other three.
+void four_philosophers() {
+  std::array<ms::mutex, 4> forks;
+  const auto dine = [&forks](std::size_t i) {
+    const std::lock_guard left(forks[i]);
+    const std::lock_guard right(forks[(i + 1) % 4]);
+  };
+  ms::thread one([&] { dine(1); });
+  ms::thread two([&] { dine(2); });
+  ms::thread three([&] { dine(3); });
+  dine(0);
+  one.join();
+  two.join();
+  three.join();
+}
+
+TEST(ModelBug, TheFewestPreemptionsSearchAfterADeadlockReportsARealDeadlock) {
+  // BUG: under load (load average about 12 on two cores), two failures of
+  // the runtime, both after the exhaustive search found this deadlock and
+  // while the fewest-preemptions search (bounded_search in
+  // sync/src/model.cpp) ran its next executions:
+  // 1. once, execution 11 was reported in place of the real deadlock as
+  //    `sync.deadlock` "deadlock: thread 0 never started", with an empty
+  //    schedule and the pin "m1:", which replays as a pass;
+  // 2. a hang, on the first try of this loop (unskipped): one
+  //    philosopher's OS thread waited in Controller::enter
+  //    (wait_turn_locked) for a first turn it never got, the body sat in
+  //    std::thread::join inside sync::thread::join (so the controlled join
+  //    had let it through), and run_once's watcher kept polling; stopped by
+  //    hand after 14 minutes. A second try was still running after a minute
+  //    (the loop takes about a second) when it was stopped.
+  // Neither reproduced in 40 runs on a quieter machine. Skipped until the
+  // sync runtime is fixed; run it under load to reproduce.
+  GTEST_SKIP() << "BUG: a bogus deadlock and a hang after a deadlock, under load (see the comment)";
+  for (int i = 0; i < 30; ++i) {
+    const ms::ModelResult r = ms::model(four_philosophers);
+    ASSERT_TRUE(r.failure) << r.summary();
+    EXPECT_EQ(r.failure->tag, ms::kDeadlockTag);
+    EXPECT_NE(r.failure->message.find("waits to lock mutex"), std::string::npos) << r.report();
+    EXPECT_NE(r.failure->pin, "m1:") << r.report();
+  }
 }
 
 }  // namespace
