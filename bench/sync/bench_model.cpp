@@ -26,6 +26,7 @@
 #include <vector>
 
 #include <merilo/sync/model.hpp>
+#include <threads/chase_lev.hpp>
 #include <threads/lazy_init.hpp>
 #include <threads/lock_order.hpp>
 #include <threads/peterson.hpp>
@@ -166,6 +167,7 @@ int main() {
       {"seqlock", threads::seqlock_body<false>, threads::seqlock_body<true>},
       {"lock_order", threads::lock_order_body<false>, threads::lock_order_body<true>},
       {"turn_taking", threads::turn_taking_body<false>, threads::turn_taking_body<true>},
+      {"chase_lev", threads::chase_lev_body<false>, threads::chase_lev_body<true>},
   };
   examples_table(examples);
 

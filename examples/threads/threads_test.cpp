@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <threads/chase_lev.hpp>
 #include <threads/lazy_init.hpp>
 #include <threads/lock_order.hpp>
 #include <threads/peterson.hpp>
@@ -151,6 +152,19 @@ TEST(TurnTaking, NoScheduleOfAtMostTwoPreemptionsOverflowsTheLog) {
 
 TEST(TurnTaking, CheckingForRoomInTheSameStepNeverOverflows) {
   expect_passes_completely(threads::turn_taking_body<true>);
+}
+
+TEST(ChaseLev, ATakeWithoutItsFenceAndAStealTakeTheSameItem) {
+  expect_found_and_replayed(threads::chase_lev_body<false>, ms::kAssertionTag,
+                            "got[1] <= 1 && got[2] <= 1");
+}
+
+TEST(ChaseLev, SeqCstFencesOnBothSidesNeverGiveAnItemTwice) {
+  expect_passes_completely(threads::chase_lev_body<true>);
+}
+
+TEST(ChaseLev, TheMissingFenceIsOnlyWrongUnderTheMemoryModel) {
+  expect_passes_under_sequential_consistency(threads::chase_lev_body<false>);
 }
 
 /// Four philosophers, each taking its left fork, then its right: the body
