@@ -23,7 +23,8 @@ set(entries
   "linearize/include/merilo/linearize/history.hpp|struct HistoryOptions|linearize"
   "parallel/include/merilo/parallel/spec.hpp|struct CheckOptions|parallel"
   "parallel/include/merilo/parallel/spec.hpp|enum class Scheduler|parallel"
-  "statem/include/merilo/statem/statem.hpp|struct CheckOptions|statem")
+  "statem/include/merilo/statem/statem.hpp|struct CheckOptions|statem"
+  "sync/include/merilo/sync/model.hpp|struct ModelOptions|threads")
 
 set(failures 0)
 set(checked 0)
@@ -58,7 +59,7 @@ foreach(entry IN LISTS entries)
       if(line MATCHES "^  ([a-z_][a-z0-9_]*)( = [^,]*)?,?$")
         list(APPEND names ${CMAKE_MATCH_1})
       endif()
-    elseif(line MATCHES "^  [A-Za-z_][A-Za-z0-9_:<>, ]*[ &*>]([a-z_][a-z0-9_]*) *(=|\\\\;|{)")
+    elseif(line MATCHES "^  [A-Za-z_][A-Za-z0-9_:<>, ]*[ &*>]([a-z_][a-z0-9_]*) *[=;{]")
       list(APPEND names ${CMAKE_MATCH_1})
     endif()
   endforeach()
