@@ -184,29 +184,12 @@ void four_philosophers() {
   three.join();
 }
 
-TEST(ModelBug, TheFewestPreemptionsSearchAfterADeadlockReportsARealDeadlock) {
-  // BUG: under load (load average about 12 on two cores), two failures of
-  // the runtime, both after the exhaustive search found this deadlock and
-  // while the fewest-preemptions search (bounded_search in
-  // sync/src/model.cpp) ran its next executions:
-  // 1. once, execution 11 was reported in place of the real deadlock as
-  //    `sync.deadlock` "deadlock: thread 0 never started", with an empty
-  //    schedule and the pin "m1:", which replays as a pass;
-  // 2. a hang, on the first try of this loop (unskipped): one
-  //    philosopher's OS thread waited in Controller::enter
-  //    (wait_turn_locked) for a first turn it never got, the body sat in
-  //    std::thread::join inside sync::thread::join (so the controlled join
-  //    had let it through), and run_once's watcher kept polling; stopped by
-  //    hand after 14 minutes. A second try was still running after a minute
-  //    (the loop takes about a second) when it was stopped.
-  // Neither reproduced in 40 runs on a quieter machine. With main's
-  // runtime (6d8b764, the portfolio search) no hang in 8 runs of this loop
-  // (load 9-10), but 3 of them failed: execution 11, "found by the simpler
-  // search", was reported as `sync.double_unlock` once and `sync.deadlock`
-  // twice, each with 0 preemptions and 0 weak choices (the real deadlock
-  // needs one). Skipped until the sync runtime is fixed; run it under load
-  // to reproduce.
-  GTEST_SKIP() << "BUG: a bogus deadlock and a hang after a deadlock, under load (see the comment)";
+TEST(Model, TheSimplerSearchAfterADeadlockReportsARealDeadlockEveryTime) {
+  // A regression test: a thread still unwinding from a deadlocked execution
+  // used to unlock through the run after it was freed, so under load the
+  // next executions reported a bogus deadlock ("thread 0 never started"),
+  // a double unlock, or hung. An execution now ends only when every thread
+  // of it has left.
   for (int i = 0; i < 30; ++i) {
     const ms::ModelResult r = ms::model(four_philosophers);
     ASSERT_TRUE(r.failure) << r.summary();
