@@ -286,6 +286,7 @@ struct Controller::Thread {
   const void* pending_object = nullptr;
   Footprint pending{};
   const void* finish_token = nullptr;  // its end, which a join waits for
+  bool parked = false;                 // parked for good in a cancelled run
   const void* blocked_on = nullptr;
   SyncOp blocked_op = SyncOp::call;
   bool timed = false;
@@ -378,8 +379,22 @@ void Controller::end_locked(RunStatus status) {
 
 void Controller::park_locked(std::unique_lock<std::mutex>& lock) {
   ++parked_;
+  const std::uint8_t me = tls_hook.thread;
+  const bool mine = tls_hook.controller == this && me < threads_.size();
+  if (mine) threads_[me].parked = true;
+  cv_.notify_all();  // a joiner waits for this thread to leave or park
   cv_.wait(lock, [&] { return free_.load(); });
+  if (mine) threads_[me].parked = false;
   --parked_;
+}
+
+bool Controller::wait_gone(std::uint8_t t) {
+  std::unique_lock lock(mu_);
+  if (t >= threads_.size()) return true;
+  cv_.wait(lock, [&] {
+    return threads_[t].state == Thread::State::finished || threads_[t].parked || free_.load();
+  });
+  return threads_[t].state == Thread::State::finished || free_.load();
 }
 
 bool Controller::enabled_locked(std::size_t t) const {
@@ -558,7 +573,10 @@ void Controller::leave(std::size_t t) noexcept {
   std::unique_lock lock(mu_);
   threads_[t].state = Thread::State::finished;
   ++left_;
-  if (free_ || cancelled_) return;
+  if (free_ || cancelled_) {
+    cv_.notify_all();  // a joiner may wait for this thread to leave
+    return;
+  }
   decide_locked(lock, static_cast<std::uint8_t>(t), SyncOp::call, nullptr, false);
 }
 

@@ -933,9 +933,10 @@ class thread {
       if (state_->controller == detail::active_controller()) {
         detail::join_thread(*state_->controller, state_->index, &state_->finish);
       }
-      // In a cancelled run, while this thread unwinds, the other may be
-      // parked for good: it is abandoned with its run.
-      if (state_->controller->finished(state_->index)) job->wait();
+      // In a cancelled run, while this thread unwinds, the other may still
+      // be unwinding too (wait for it: it may hold this thread's objects)
+      // or parked for good (it is abandoned with its run).
+      if (state_->controller->wait_gone(state_->index)) job->wait();
       return;
     }
     state_->os.join();

@@ -311,6 +311,9 @@ class Controller {
   std::uint8_t spawn(const void* start, const void* finish);
   /// Whether thread `t` has left the run.
   [[nodiscard]] bool finished(std::uint8_t t) const;
+  /// Waits until thread `t` has left the run (true) or is parked for good in
+  /// a cancelled run (false: it will never leave).
+  bool wait_gone(std::uint8_t t);
   /// Atomics follow a memory model in this run.
   [[nodiscard]] bool models_memory() const noexcept { return memory_ != nullptr; }
   /// A load of `object` (whose value before the run is `initial`): the
