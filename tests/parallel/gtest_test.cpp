@@ -81,7 +81,7 @@ TEST(ParallelGtest, ASpecConfiguredByAMemberIsNotPinnedAsTheDefaultOne) {
 TEST(ParallelGtest, ThePinnedTestBuildsTheSpecWithTheCallersExpression) {
   const std::string message = glue_message(MERILO_EXPR(controlled::CounterSpec{.racy = true}),
                                            merilo::parallel::CheckOptions{.seed = 5});
-  EXPECT_NE(message.find("TEST(Pinned, ThePinnedTestBuildsTheSpecWithTheCallersExpression_statem_"
+  EXPECT_NE(message.find("TEST(Pinned, ThePinnedTestBuildsTheSpecWithTheCallersExpression_parallel_"
                          "not_linearizable) {\n"
                          "  merilo::testing::expect_parallel_replay_ok(\n"
                          "      controlled::CounterSpec{.racy = true},\n"
