@@ -21,7 +21,7 @@ cmake_minimum_required(VERSION 3.25)  # IN_LIST and the other policies of the pr
 if(NOT DEFINED DOCS_ROOT)
   set(DOCS_ROOT ${ROOT})
 endif()
-set(merilo_folders fsm core sync explore fuzz statem linearize parallel)
+set(merilo_folders fsm core sync explore fuzz statem linearize parallel glue)
 
 # The code of each component, comments removed, and all of it together.
 set(all_code "")

@@ -52,12 +52,17 @@ function(merilo_missing out what)
 endfunction()
 
 # merilo_test(<name> SOURCES ... LIBS ... [LABELS ...] [RUN_ALONE]): one gtest executable,
-# its tests discovered into ctest with the given labels.
+# its tests discovered into ctest with the given labels; it may include
+# <merilo/gtest.hpp> (merilo::glue) when the build has that component.
 function(merilo_test name)
   cmake_parse_arguments(arg "RUN_ALONE" "" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${arg_SOURCES})
   merilo_warnings(${name})
   target_link_libraries(${name} PRIVATE ${arg_LIBS} GTest::gtest GTest::gtest_main)
+  # <merilo/gtest.hpp>, the GoogleTest glue, for a test that uses it.
+  if(TARGET merilo_glue)
+    target_link_libraries(${name} PRIVATE merilo::glue)
+  endif()
   # RUN_ALONE: the tests shrink real races between threads, so ctest runs
   # them alone (RUN_SERIAL): a test beside them on a 2-core machine makes
   # two calls overlap less often, and a shrink can stop short.

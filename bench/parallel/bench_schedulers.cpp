@@ -67,7 +67,7 @@ void row(const char* bug, const char* mode, const S& spec, parallel::Scheduler s
     ms.push_back(ms_since(start));
     executions.push_back(r.executions);
     // Found means failed with the bug's own tag (a case with nothing to
-    // race, statem.no_race, is not the bug).
+    // race, parallel.no_race, is not the bug).
     if (!r.failure || r.failure->violation.tag == parallel::kNoRaceTag) continue;
     ++found;
     if (calls(r.failure->shrunk) == least_calls) {

@@ -1,7 +1,5 @@
 // docs/examples/frameworks_catch2.cpp
-#include <merilo/explore/catch2.hpp>
-#include <merilo/parallel/catch2.hpp>
-#include <merilo/statem/catch2.hpp>
+#include <merilo/catch2.hpp>
 
 #include <counter/spec.hpp>      // examples/counter: a parallel spec
 #include <turnstile/system.hpp>  // examples/turnstile: an explore adapter

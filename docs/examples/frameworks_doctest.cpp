@@ -2,9 +2,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN  // in one file of the program
 #include <doctest/doctest.h>
 
-#include <merilo/explore/doctest.hpp>
-#include <merilo/parallel/doctest.hpp>
-#include <merilo/statem/doctest.hpp>
+#include <merilo/doctest.hpp>
 
 #include <counter/spec.hpp>      // examples/counter: a parallel spec
 #include <turnstile/system.hpp>  // examples/turnstile: an explore adapter

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include <merilo/explore/gtest.hpp>
 #include <merilo/fuzz/input.hpp>
+#include <merilo/gtest.hpp>
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <merilo/parallel/gtest.hpp>
+#include <merilo/gtest.hpp>
 
 namespace parallel = merilo::parallel;
 namespace st = merilo::statem;

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include <merilo/parallel/gtest.hpp>
+#include <merilo/gtest.hpp>
 #include <merilo/sync/sync.hpp>
 
 namespace parallel = merilo::parallel;

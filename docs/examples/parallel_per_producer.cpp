@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include <merilo/parallel/gtest.hpp>
+#include <merilo/gtest.hpp>
 
 namespace parallel = merilo::parallel;
 namespace st = merilo::statem;

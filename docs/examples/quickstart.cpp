@@ -1,5 +1,5 @@
 // docs/examples/quickstart.cpp
-#include <merilo/explore/gtest.hpp>
+#include <merilo/gtest.hpp>
 
 #include <array>
 #include <cstdint>

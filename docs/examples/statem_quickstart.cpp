@@ -3,7 +3,7 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <merilo/statem/gtest.hpp>
+#include <merilo/gtest.hpp>
 
 namespace st = merilo::statem;
 

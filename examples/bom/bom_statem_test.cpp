@@ -2,7 +2,7 @@
 // random acyclic bills, with statem: commands build a bill part by part and
 // line by line (a line only from a part to a later one, so no cycle), and
 // every roll-up the holder answers must equal the recursion's.
-#include <merilo/statem/gtest.hpp>
+#include <merilo/gtest.hpp>
 
 #include <cstddef>
 #include <cstdint>

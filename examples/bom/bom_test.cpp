@@ -1,9 +1,9 @@
 // bom_test.cpp — the bill-of-materials machine: exact totals and needs on
 // hand-made bills, each refusal, its table, the header examples, and the
 // exhaustive search of every small bill against plain recursion.
-#include <merilo/explore/gtest.hpp>
 #include <merilo/fsm/total.hpp>
 #include <merilo/fuzz/run.hpp>
+#include <merilo/gtest.hpp>
 
 #include <cstdint>
 #include <limits>

@@ -1,8 +1,8 @@
 // fib_test.cpp — the Fibonacci machine: its numbers, its table, its tail
 // call, every value it computes compared with Fibonacci numbers computed
 // independently (decimal strings added digit by digit), and the largest n.
-#include <merilo/explore/gtest.hpp>
 #include <merilo/fsm/total.hpp>
+#include <merilo/gtest.hpp>
 
 #include <array>
 #include <cstdint>

@@ -2,8 +2,8 @@
 // machines' tables, the holder, the exhaustive search of the fixed server,
 // the seeded duplicate grant found by the explorer and by the fuzz runner,
 // and the pinned counterexample.
-#include <merilo/explore/gtest.hpp>
 #include <merilo/fuzz/run.hpp>
+#include <merilo/gtest.hpp>
 
 #include <mutex/holder.hpp>
 #include <mutex/system.hpp>

@@ -1,6 +1,6 @@
 // order_test.cpp — the payment order: totality, exhaustive search, a pinned
 // trace, and the holder performing actions in order.
-#include <merilo/explore/gtest.hpp>
+#include <merilo/gtest.hpp>
 
 #include <order/holder.hpp>
 #include <order/order.hpp>

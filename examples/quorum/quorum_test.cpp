@@ -3,8 +3,8 @@
 // explorer with its shortest trace, the 16-replica fuzz target's seeding
 // search stopping short of it, the one choice the fuzzer has to add to a
 // seed, and the pinned counterexample.
-#include <merilo/explore/gtest.hpp>
 #include <merilo/fuzz/run.hpp>
+#include <merilo/gtest.hpp>
 
 #include <algorithm>
 #include <cstddef>

@@ -2,8 +2,8 @@
 // the fixed relay, the seeded short sequence found by the explorer and
 // replayed by the fuzz runner, why the drain and the mask alone miss it,
 // and the pinned counterexample.
-#include <merilo/explore/gtest.hpp>
 #include <merilo/fuzz/run.hpp>
+#include <merilo/gtest.hpp>
 
 #include <cstdint>
 #include <string>

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include <merilo/explore/explore.hpp>
-#include <merilo/explore/gtest.hpp>
 #include <merilo/explore/replay.hpp>
+#include <merilo/gtest.hpp>
 
 #include <tla_twophase/system.hpp>
 

@@ -8,7 +8,7 @@
 // and one from 1 to 0 that holds account 1 each wait for the other's lock
 // forever. The mutexes are merilo::sync::mutex, so under the parallel tester
 // the schedule that deadlocks is found by search and reported as
-// `statem.deadlock`, naming which branch holds which mutex.
+// `parallel.deadlock`, naming which branch holds which mutex.
 //
 // Example:
 //

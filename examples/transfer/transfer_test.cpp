@@ -1,6 +1,6 @@
 // transfer_test.cpp — the controlled scheduler finds the lock-order
 // deadlock at every seed with the default settings, reports it as
-// statem.deadlock naming who holds which mutex, and shrinks it to one
+// parallel.deadlock naming who holds which mutex, and shrinks it to one
 // transfer each way; the pin replays it; the bank that locks in a fixed
 // order passes every schedule of up to two preemptions.
 #include <cstddef>

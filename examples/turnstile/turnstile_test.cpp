@@ -1,5 +1,5 @@
 // turnstile_test.cpp — the turnstile checked every way explore offers.
-#include <merilo/explore/gtest.hpp>
+#include <merilo/gtest.hpp>
 
 #include <turnstile/system.hpp>
 #include <turnstile/turnstile.hpp>

@@ -2,8 +2,8 @@
 // tables, the exhaustive search of the fixed round, each seeded bug found on
 // its own by the explorer (and by the fuzz runner from the explorer's
 // trace), and the pinned counterexamples.
-#include <merilo/explore/gtest.hpp>
 #include <merilo/fuzz/run.hpp>
+#include <merilo/gtest.hpp>
 
 #include <twophase/system.hpp>
 

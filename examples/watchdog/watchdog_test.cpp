@@ -2,8 +2,8 @@
 // generation rule, the exhaustive search of the fixed watchdog, the seeded
 // narrow generation found by the explorer and the fuzz runner, and the
 // pinned counterexample.
-#include <merilo/explore/gtest.hpp>
 #include <merilo/fuzz/run.hpp>
+#include <merilo/gtest.hpp>
 
 #include <algorithm>
 

@@ -14,22 +14,10 @@
 
 namespace merilo::explore {
 
-std::string_view glue_namespace(Framework framework) noexcept {
-  switch (framework) {
-    case Framework::googletest:
-      return "merilo::testing";
-    case Framework::catch2:
-      return "merilo::with_catch2";
-    case Framework::doctest:
-      return "merilo::with_doctest";
-  }
-  return "merilo::testing";
-}
-
-std::string pinned_test(Framework framework, std::string_view test, ViolationKind kind,
+std::string pinned_test(core::Framework framework, std::string_view test, ViolationKind kind,
                         std::string_view system_expr, const Trace& trace) {
   const std::string name = detail::pinned_name(framework, test, kind);
-  if (framework == Framework::googletest) {
+  if (framework == core::Framework::googletest) {
     return replay_test("Replay", name, std::string(system_expr), trace);
   }
   // The name as literals short enough per line that Catch2's console
@@ -39,14 +27,15 @@ std::string pinned_test(Framework framework, std::string_view test, ViolationKin
       "  auto sys = {};\n"
       "  {}::expect_replay_ok(sys, merilo::explore::Trace{});\n"
       "}}\n",
-      core::string_literal(name, "    "), system_expr, glue_namespace(framework), to_string(trace));
+      core::string_literal(name, "    "), system_expr, core::glue_namespace(framework),
+      to_string(trace));
 }
 
 namespace detail {
 
-std::string pinned_name(Framework framework, std::string_view test, ViolationKind kind) {
+std::string pinned_name(core::Framework framework, std::string_view test, ViolationKind kind) {
   // A GoogleTest name is an identifier: TEST_P's "Name/0" is not one.
-  if (framework == Framework::googletest) {
+  if (framework == core::Framework::googletest) {
     return core::test_identifier(replay_test_name(test, kind));
   }
   return core::pinned_case_name(test, name(kind));
@@ -82,11 +71,11 @@ std::string pin_paragraph(const std::string& pinned) {
   return "\nPin it with this test, which fails while the bug is there:\n\n" + pinned;
 }
 
-std::string no_pin_paragraph(Framework framework, const std::string& why) {
+std::string no_pin_paragraph(core::Framework framework, const std::string& why) {
   return fmt::format(
       "\nNo pinned test is printed: {}. Name the system's expression and the pinned test builds "
       "it so:\n  {}::explore(MERILO_EXPR(YourSystem{{...}}), options);\n",
-      why, glue_namespace(framework));
+      why, core::glue_namespace(framework));
 }
 
 std::string incomplete_message(const ExploreOptions& options, const ExploreResult& result) {

@@ -145,12 +145,13 @@ std::string marked(std::string_view before, std::string_view now, std::size_t& m
   return out;
 }
 
-struct Outcome {
+/// The banner that ends a page: its CSS class and its words.
+struct Banner {
   const char* css;
   std::string text;
 };
 
-Outcome outcome(const Replayed& r) {
+Banner banner(const Replayed& r) {
   if (!r.error.empty()) return {"odd", r.error};
   if (r.violation.found()) return {"bad", "VIOLATION " + r.violation.summary()};
   return {"good", fmt::format("OK: {} steps, no rule broken", r.steps)};
@@ -164,7 +165,7 @@ std::string render_trace_page(const TracePage& page) {
       std::any_of(page.rows.begin(), page.rows.end(), [](const Row& r) { return !r.show.empty(); });
   const std::string title =
       core::html_escape(page.options.title.empty() ? "merilo trace" : page.options.title);
-  const Outcome end = outcome(page.replayed);
+  const Banner end = banner(page.replayed);
   // The row that broke the rule: the last one, when the replay found a
   // violation at a step (a nondeterminism verdict names the whole trace).
   const bool broke = page.replayed.violation.found() && !page.rows.empty() &&

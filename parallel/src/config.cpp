@@ -23,6 +23,18 @@ std::string_view name(Evidence evidence) noexcept {
   return "?";
 }
 
+std::string_view name(ShrinkEnd end) noexcept {
+  switch (end) {
+    case ShrinkEnd::converged:
+      return "converged";
+    case ShrinkEnd::bound_hit:
+      return "bound hit";
+    case ShrinkEnd::out_of_retries:
+      return "out of retries";
+  }
+  return "?";
+}
+
 std::string_view name(Scheduler scheduler) noexcept {
   switch (scheduler) {
     case Scheduler::automatic:

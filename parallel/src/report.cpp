@@ -232,7 +232,7 @@ std::string format_report(const FailureText& t) {
   }
   out += "original case:\n" + case_text(t.original_prefix, t.original_branches);
   out += fmt::format("shrunk case ({} shrinks accepted, {}; {} executions of this run):\n",
-                     core.shrinks, statem::name(core.end), core.executions);
+                     core.shrinks, name(core.end), core.executions);
   out += case_text(t.shrunk_prefix, t.shrunk_branches);
   out += scheduling_text(core);
   out += '\n' + evidence_text(t);

@@ -31,8 +31,6 @@ std::string_view name(ShrinkEnd end) noexcept {
       return "converged";
     case ShrinkEnd::bound_hit:
       return "bound hit";
-    case ShrinkEnd::out_of_retries:
-      return "out of retries";
   }
   return "out-of-range";
 }

@@ -107,7 +107,7 @@ TEST(TraceHtml, MarksTheStepThatBrokeTheRuleAndEndsWithTheRule) {
 TEST(TraceHtml, ShowsThePinnedTestToCopyWhenGivenOne) {
   Mailbox sys;
   const std::string pinned =
-      ex::pinned_test(ex::Framework::googletest, "Overflow", ex::ViolationKind::invariant,
+      ex::pinned_test(merilo::core::Framework::googletest, "Overflow", ex::ViolationKind::invariant,
                       "mailbox::System<>{}", kOverflow);
   const std::string page = ex::trace_html(sys, kOverflow, {.pinned_test = pinned});
   EXPECT_NE(page.find("<pre id=\"pinned\">TEST(Replay, Overflow_invariant) {\n"
@@ -161,15 +161,15 @@ TEST(TraceHtml, WriteWritesThePage) {
 TEST(GlueText, PinsATestInEachFrameworksSyntax) {
   const ex::Trace t = {0, 1};
   EXPECT_EQ(
-      ex::pinned_test(ex::Framework::googletest, "Finds", ex::ViolationKind::deadlock, "S{}", t),
+      ex::pinned_test(merilo::core::Framework::googletest, "Finds", ex::ViolationKind::deadlock, "S{}", t),
       "TEST(Replay, Finds_deadlock) {\n  auto sys = S{};\n"
       "  merilo::testing::expect_replay_ok(sys, merilo::explore::Trace{0, 1});\n}\n");
   EXPECT_EQ(
-      ex::pinned_test(ex::Framework::catch2, "finds \"it\"", ex::ViolationKind::deadlock, "S{}", t),
+      ex::pinned_test(merilo::core::Framework::catch2, "finds \"it\"", ex::ViolationKind::deadlock, "S{}", t),
       "TEST_CASE(\"finds \\\"it\\\": pinned deadlock\") {\n  auto sys = S{};\n"
       "  merilo::with_catch2::expect_replay_ok(sys, merilo::explore::Trace{0, 1});\n}\n");
   EXPECT_EQ(
-      ex::pinned_test(ex::Framework::doctest, "finds", ex::ViolationKind::apply_error, "S{}", t),
+      ex::pinned_test(merilo::core::Framework::doctest, "finds", ex::ViolationKind::apply_error, "S{}", t),
       "TEST_CASE(\"finds: pinned apply error\") {\n  auto sys = S{};\n"
       "  merilo::with_doctest::expect_replay_ok(sys, merilo::explore::Trace{0, 1});\n}\n");
 }
@@ -180,12 +180,12 @@ TEST(GlueText, WritesTheTracePageWhereMeriloTraceHtmlSays) {
   const ex::ExploreResult r = ex::explore(sys, options);
   ASSERT_TRUE(r.violation.found());
   ::unsetenv("MERILO_TRACE_HTML");
-  EXPECT_EQ(ex::explore_failure(sys, options, r, ex::Framework::catch2, "finds it")
+  EXPECT_EQ(ex::explore_failure(sys, options, r, merilo::core::Framework::catch2, "finds it")
                 .find("trace as a page"),
             std::string::npos);
   ::setenv("MERILO_TRACE_HTML", ::testing::TempDir().c_str(), 1);
   const std::string message =
-      ex::explore_failure(sys, options, r, ex::Framework::catch2, "finds it");
+      ex::explore_failure(sys, options, r, merilo::core::Framework::catch2, "finds it");
   ::unsetenv("MERILO_TRACE_HTML");
   std::string dir = ::testing::TempDir();
   if (dir.back() != '/') dir += '/';
@@ -203,7 +203,7 @@ TEST(GlueText, SaysWhyTheTracePageWasNotWritten) {
   const ex::ExploreResult r = ex::explore(sys, options);
   ::setenv("MERILO_TRACE_HTML", "/nonexistent-merilo-dir", 1);
   const std::string message =
-      ex::explore_failure(sys, options, r, ex::Framework::googletest, "Finds");
+      ex::explore_failure(sys, options, r, merilo::core::Framework::googletest, "Finds");
   ::unsetenv("MERILO_TRACE_HTML");
   EXPECT_NE(message.find("The trace page was not written: cannot write "
                          "/nonexistent-merilo-dir/Finds_invariant.html"),
@@ -220,7 +220,7 @@ TEST(GlueText, AFifoAtTheTracePagePathIsRefusedWithoutBlocking) {
   ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
   ::setenv("MERILO_TRACE_HTML", dir.c_str(), 1);
   const std::string message = without_hanging(path, [&] {
-    return ex::explore_failure(sys, options, r, ex::Framework::googletest, "Finds");
+    return ex::explore_failure(sys, options, r, merilo::core::Framework::googletest, "Finds");
   });
   ::unsetenv("MERILO_TRACE_HTML");
   EXPECT_NE(
@@ -243,7 +243,7 @@ TEST(GlueText, ASymbolicLinkAtTheTracePagePathIsReplacedAndItsTargetLeftUntouche
   std::filesystem::create_symlink(source, path);
   ::setenv("MERILO_TRACE_HTML", dir.c_str(), 1);
   const std::string message =
-      ex::explore_failure(sys, options, r, ex::Framework::googletest, "Finds");
+      ex::explore_failure(sys, options, r, merilo::core::Framework::googletest, "Finds");
   ::unsetenv("MERILO_TRACE_HTML");
   EXPECT_NE(message.find("The trace as a page: " + path), std::string::npos) << message;
   EXPECT_EQ(read(source), "int main() {}\n");

@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <merilo/explore/framework.hpp>
-#include <merilo/explore/gtest.hpp>
+#include <merilo/gtest.hpp>
 
 namespace {
 
@@ -58,7 +58,7 @@ struct LowLimit : Limited {
 const ex::ExploreOptions kOptions{.max_states = 100, .quiet = true};
 
 template <class S>
-std::string failure_of(S& sys, ex::Framework framework, std::string_view test) {
+std::string failure_of(S& sys, merilo::core::Framework framework, std::string_view test) {
   const ex::ExploreResult r = ex::explore(sys, kOptions);
   if (!r.violation.found()) return "no violation";
   return ex::explore_failure(sys, kOptions, r, framework, test);
@@ -66,7 +66,7 @@ std::string failure_of(S& sys, ex::Framework framework, std::string_view test) {
 
 TEST(PinnedTest, ASystemConfiguredByAConstructorArgumentIsNotPinnedAsTheDefaultOne) {
   Limited sys{2};
-  const std::string message = failure_of(sys, ex::Framework::googletest, "Finds");
+  const std::string message = failure_of(sys, merilo::core::Framework::googletest, "Finds");
   EXPECT_EQ(message.find("Limited{};"), std::string::npos) << message;
   EXPECT_NE(message.find("No pinned test is printed: `Limited{}` does not break the rule along "
                          "this trace"),
@@ -77,7 +77,7 @@ TEST(PinnedTest, ASystemConfiguredByAConstructorArgumentIsNotPinnedAsTheDefaultO
 
 TEST(PinnedTest, ADefaultBuiltSystemThatBreaksTheRuleIsPinnedWithoutTheAnonymousNamespace) {
   LowLimit sys;
-  const std::string message = failure_of(sys, ex::Framework::googletest, "Finds");
+  const std::string message = failure_of(sys, merilo::core::Framework::googletest, "Finds");
   EXPECT_NE(message.find("  auto sys = LowLimit{};\n"), std::string::npos) << message;
   EXPECT_EQ(message.find("anonymous"), std::string::npos) << message;
 }
@@ -102,7 +102,7 @@ TEST(PinnedTest, AnAdapterLocalToAFunctionIsNotPinnedAndTheMessageSaysWhere) {
     Local() : Limited(2) {}
   };
   Local sys;
-  const std::string message = failure_of(sys, ex::Framework::googletest, "Finds");
+  const std::string message = failure_of(sys, merilo::core::Framework::googletest, "Finds");
   EXPECT_EQ(message.find("auto sys ="), std::string::npos) << message;
   EXPECT_NE(message.find("is local to a function"), std::string::npos) << message;
   EXPECT_NE(message.find("declare the adapter at namespace scope"), std::string::npos) << message;
@@ -110,7 +110,7 @@ TEST(PinnedTest, AnAdapterLocalToAFunctionIsNotPinnedAndTheMessageSaysWhere) {
 
 TEST(PinnedTest, AGoogleTestNameThatIsNoIdentifierIsMadeOne) {
   LowLimit sys;
-  const std::string message = failure_of(sys, ex::Framework::googletest, "Finds/0");
+  const std::string message = failure_of(sys, merilo::core::Framework::googletest, "Finds/0");
   EXPECT_NE(message.find("TEST(Replay, Finds_0_invariant) {"), std::string::npos) << message;
 }
 
@@ -118,7 +118,7 @@ TEST(PinnedTest, ALongCatch2NameIsCutIntoShortLiteralsThatJoinBackToIt) {
   LowLimit sys;
   const std::string name =
       "a long test case name that goes on and on, \"quoted\", until any reporter wraps it";
-  const std::string message = failure_of(sys, ex::Framework::catch2, name);
+  const std::string message = failure_of(sys, merilo::core::Framework::catch2, name);
   const std::size_t at = message.find("TEST_CASE(");
   ASSERT_NE(at, std::string::npos) << message;
   std::istringstream lines(message.substr(at));
@@ -143,13 +143,13 @@ TEST(PinnedTest, ACatch2NameKeepsItsFirstColonWhereTheConsoleReporterCanIndentBy
   // and never ends when that is past the line: a long name is pinned as
   // "<test> (pinned <kind>)", a short one as "<test>: pinned <kind>".
   EXPECT_EQ(
-      ex::detail::pinned_name(ex::Framework::catch2, "finds it", ex::ViolationKind::invariant),
+      ex::detail::pinned_name(merilo::core::Framework::catch2, "finds it", ex::ViolationKind::invariant),
       "finds it: pinned invariant");
   const std::string long_name(60, 'x');
   EXPECT_EQ(
-      ex::detail::pinned_name(ex::Framework::doctest, long_name, ex::ViolationKind::invariant),
+      ex::detail::pinned_name(merilo::core::Framework::doctest, long_name, ex::ViolationKind::invariant),
       long_name + " (pinned invariant)");
-  EXPECT_EQ(ex::detail::pinned_name(ex::Framework::catch2, "a: " + long_name,
+  EXPECT_EQ(ex::detail::pinned_name(merilo::core::Framework::catch2, "a: " + long_name,
                                     ex::ViolationKind::invariant),
             "a: " + long_name + ": pinned invariant");
 }

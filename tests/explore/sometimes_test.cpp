@@ -68,7 +68,7 @@ TEST(Sometimes, TheGlueFailsAVacuousSearchWithThePropertysName) {
   const ex::ExploreOptions options = quiet(100);
   const ex::ExploreResult r = ex::explore(sys, options);
   const std::string failure =
-      ex::explore_failure(sys, options, r, ex::Framework::googletest, "Vacuous");
+      ex::explore_failure(sys, options, r, merilo::core::Framework::googletest, "Vacuous");
   EXPECT_NE(failure.find("none satisfied the sometimes property \"a counter at 4\""),
             std::string::npos)
       << failure;

@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   Hostile sys;
   const ex::ExploreResult r = ex::explore(sys, {.max_states = 100, .quiet = true});
   if (!r.violation.found()) return fail("the search found no violation");
-  const std::string pinned = ex::pinned_test(ex::Framework::googletest, "Mailbox", r.violation.kind,
+  const std::string pinned = ex::pinned_test(merilo::core::Framework::googletest, "Mailbox", r.violation.kind,
                                              "mailbox::System<true>{}", r.violation.trace);
   std::string error = ex::write_trace_html(sys, r.violation.trace, dir + "/explore.html",
                                            {.title = "Mailbox: " + r.violation.summary(),

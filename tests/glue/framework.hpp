@@ -7,21 +7,15 @@
 #define MERILO_TESTS_GLUE_FRAMEWORK_HPP
 
 #if defined(MERILO_GLUE_CATCH2)
-#include <merilo/explore/catch2.hpp>
-#include <merilo/parallel/catch2.hpp>
-#include <merilo/statem/catch2.hpp>
+#include <merilo/catch2.hpp>
 namespace glue = merilo::with_catch2;
-namespace glue_core = merilo::core::with_catch2;
 #elif defined(MERILO_GLUE_DOCTEST)
 // Each glue test program is one file, so it defines doctest's main.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
-#include <merilo/explore/doctest.hpp>
-#include <merilo/parallel/doctest.hpp>
-#include <merilo/statem/doctest.hpp>
+#include <merilo/doctest.hpp>
 namespace glue = merilo::with_doctest;
-namespace glue_core = merilo::core::with_doctest;
 #else
 #error "define MERILO_GLUE_CATCH2 or MERILO_GLUE_DOCTEST"
 #endif

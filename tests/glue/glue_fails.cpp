@@ -90,7 +90,7 @@ TEST_CASE("explore pins a test case whose name is longer "
     merilo::with_catch2::expect_replay_ok(sys, merilo::explore::Trace{1});  // long name
   }
 TEST_CASE("parallel_check pins the spec as the caller "
-      "built it (pinned statem.not_linearizable)") {
+      "built it (pinned parallel.not_linearizable)") {
     merilo::with_catch2::expect_parallel_replay_ok(  // long name
         controlled::CounterSpec{.racy = true},
         "p2:5:1:2:6:4::6/8:0001:c81b0a30398d7d32");
@@ -103,7 +103,7 @@ TEST_CASE("explore pins a test case whose name is longer "
   merilo::with_doctest::expect_replay_ok(sys, merilo::explore::Trace{1});  // long name
 }
 TEST_CASE("parallel_check pins the spec as the caller "
-    "built it (pinned statem.not_linearizable)") {
+    "built it (pinned parallel.not_linearizable)") {
   merilo::with_doctest::expect_parallel_replay_ok(  // long name
       controlled::CounterSpec{.racy = true},
       "p2:5:1:2:6:4::6/8:0001:c81b0a30398d7d32");

@@ -39,7 +39,7 @@ TEST_CASE("parallel_check passes a correct system and returns its result") {
 }
 
 TEST_CASE("the glue knows the name of the running test case") {
-  CHECK(glue_core::test_name() == "the glue knows the name of the running test case");
+  CHECK(glue::detail::test_name() == "the glue knows the name of the running test case");
 }
 
 }  // namespace

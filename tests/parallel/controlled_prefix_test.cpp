@@ -100,10 +100,10 @@ struct PrefixSpec {
   void teardown(sut_type&) const {}
 };
 
-using Outcome = detail::Outcome<P, std::int64_t>;
+using Execution = detail::Execution<P, std::int64_t>;
 
 /// One controlled execution of `c` under the default schedule.
-Outcome run_controlled(const std::shared_ptr<PrefixSpec>& spec, const parallel::Case<P>& c,
+Execution run_controlled(const std::shared_ptr<PrefixSpec>& spec, const parallel::Case<P>& c,
                        std::chrono::nanoseconds deadline = std::chrono::seconds(10)) {
   detail::Crew crew;
   parallel::CheckOptions config{.seed = 1};

@@ -1,5 +1,5 @@
 // deadline_test.cpp — no case can hang the check: a `run` or `finish` that
-// never returns is a `statem.timeout` wherever it happens (in the race of the
+// never returns is a `parallel.timeout` wherever it happens (in the race of the
 // drawn case, in its prefix, in a shrink candidate, in `finish`), and the
 // deadline's arithmetic saturates instead of overflowing.
 #include <algorithm>

@@ -1,6 +1,6 @@
 // generate_test.cpp — case generation: admissible in every interleaving,
 // reproducible from (seed, run), clamped, trimmed, and a case with nothing
-// to race reported as statem.no_race.
+// to race reported as parallel.no_race.
 #include <algorithm>
 #include <cstddef>
 #include <vector>

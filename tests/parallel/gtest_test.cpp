@@ -6,7 +6,7 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
-#include <merilo/parallel/gtest.hpp>
+#include <merilo/gtest.hpp>
 
 #include "controlled_systems.hpp"
 #include "probe.hpp"
@@ -81,7 +81,7 @@ TEST(ParallelGtest, ASpecConfiguredByAMemberIsNotPinnedAsTheDefaultOne) {
 TEST(ParallelGtest, ThePinnedTestBuildsTheSpecWithTheCallersExpression) {
   const std::string message = glue_message(MERILO_EXPR(controlled::CounterSpec{.racy = true}),
                                            merilo::parallel::CheckOptions{.seed = 5});
-  EXPECT_NE(message.find("TEST(Pinned, ThePinnedTestBuildsTheSpecWithTheCallersExpression_statem_"
+  EXPECT_NE(message.find("TEST(Pinned, ThePinnedTestBuildsTheSpecWithTheCallersExpression_parallel_"
                          "not_linearizable) {\n"
                          "  merilo::testing::expect_parallel_replay_ok(\n"
                          "      controlled::CounterSpec{.racy = true},\n"
@@ -116,7 +116,7 @@ TEST(ParallelGtest, APastedPinnedTestFailsWhileTheBugIsThere) {
   const std::string token = merilo::parallel::pin_token(*r.failure);
   EXPECT_NONFATAL_FAILURE(
       merilo::testing::expect_parallel_replay_ok(controlled::CounterSpec{.racy = true}, token),
-      "statem.not_linearizable");
+      "parallel.not_linearizable");
   merilo::testing::expect_parallel_replay_ok(controlled::CounterSpec{.racy = false}, token);
 }
 
@@ -127,7 +127,7 @@ TEST_P(ParallelGtestParam, PinsUnderANameThatIsAnIdentifier) {
   const std::string message =
       glue_message(RacyByDefault{}, merilo::parallel::CheckOptions{.seed = 5});
   EXPECT_NE(
-      message.find("TEST(Pinned, PinsUnderANameThatIsAnIdentifier_0_statem_not_linearizable) {"),
+      message.find("TEST(Pinned, PinsUnderANameThatIsAnIdentifier_0_parallel_not_linearizable) {"),
       std::string::npos)
       << message;
 }

@@ -6,6 +6,8 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -47,6 +49,28 @@ Failure raced() {
   return f;
 }
 
+TEST(ParallelNames, WhatOnlyAConcurrentCheckFindsIsTaggedParallel) {
+  for (const std::string_view tag :
+       {parallel::kNotLinearizableTag, parallel::kUndecidedTag, parallel::kTimeoutTag,
+        parallel::kDeadlockTag, parallel::kLivelockTag, parallel::kNondeterministicTag,
+        parallel::kUnlockNotOwnedTag, parallel::kDoubleUnlockTag, parallel::kWaitWithoutLockTag,
+        parallel::kDestroyedLockedTag, parallel::kNoRaceTag}) {
+    EXPECT_EQ(tag.substr(0, 9), "parallel.") << tag;
+  }
+}
+
+/// Whether enum `E` has an enumerator `out_of_retries`.
+template <class E>
+concept HasOutOfRetries = requires { E::out_of_retries; };
+
+TEST(ParallelNames, ShrinkEndIsParallelsOwnAndNamesRunningOutOfRetries) {
+  static_assert(HasOutOfRetries<parallel::ShrinkEnd>);
+  static_assert(!std::is_same_v<parallel::ShrinkEnd, merilo::statem::ShrinkEnd>);
+  EXPECT_EQ(parallel::name(parallel::ShrinkEnd::out_of_retries), "out of retries");
+  EXPECT_EQ(parallel::name(parallel::ShrinkEnd::converged), "converged");
+  EXPECT_EQ(parallel::name(parallel::ShrinkEnd::bound_hit), "bound hit");
+}
+
 TEST(ParallelReport, TheRaceIsAnAlignedTimelineInOrderOfInvocation) {
   const std::vector<std::string> lines = lines_of(parallel::report(raced()));
   std::size_t head = 0;
@@ -69,7 +93,7 @@ TEST(ParallelReport, TheRaceIsAnAlignedTimelineInOrderOfInvocation) {
 
 TEST(ParallelReport, ItShowsThePrefixTheCheckerAndEndsWithTheReproduceLines) {
   const std::string text = parallel::report(raced());
-  EXPECT_NE(text.find("run 3 of seed 7 failed: statem.not_linearizable"), std::string::npos);
+  EXPECT_NE(text.find("run 3 of seed 7 failed: parallel.not_linearizable"), std::string::npos);
   EXPECT_NE(text.find("0. 9 -> 90"), std::string::npos) << text;
   EXPECT_NE(text.find("  placed 1 of 3 calls:"), std::string::npos) << text;
   const std::vector<std::string> lines = lines_of(text);

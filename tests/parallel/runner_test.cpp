@@ -160,7 +160,7 @@ TEST(ParallelRunner, AFinishViolationKeepsItsTagAndShowsTheRace) {
   EXPECT_EQ(f.violation.tag, "probe.audit");
   EXPECT_EQ(f.evidence, parallel::Evidence::after_race);
   EXPECT_EQ(f.histories.size(), f.shrunk.branches.size());
-  EXPECT_EQ(f.end, st::ShrinkEnd::bound_hit);
+  EXPECT_EQ(f.end, parallel::ShrinkEnd::bound_hit);
   EXPECT_NE(parallel::report(f).find("branch 1"), std::string::npos);
 }
 
@@ -170,7 +170,7 @@ TEST(ParallelRunner, AFinishViolationShrinksToTheEmptyCase) {
   const auto r = parallel::check(spec, {.seed = 13, .shrink_retries = 1});
   ASSERT_TRUE(r.failure.has_value());
   EXPECT_EQ(r.failure->shrunk, parallel::Case<Op>{});
-  EXPECT_EQ(r.failure->end, st::ShrinkEnd::converged);
+  EXPECT_EQ(r.failure->end, parallel::ShrinkEnd::converged);
   EXPECT_GT(r.failure->shrinks, 0U);
 }
 
@@ -203,7 +203,7 @@ TEST(ParallelRunner, ShrinkStopEndsShrinkingEarly) {
   ASSERT_TRUE(r.failure.has_value());
   EXPECT_EQ(asked, 1);
   EXPECT_EQ(r.failure->shrinks, 0U);
-  EXPECT_EQ(r.failure->end, st::ShrinkEnd::bound_hit);
+  EXPECT_EQ(r.failure->end, parallel::ShrinkEnd::bound_hit);
   EXPECT_EQ(r.failure->shrunk, r.failure->original);
 }
 
@@ -243,7 +243,7 @@ TEST(ParallelRunner, EachShrinkCandidateIsTriedShrinkRetriesTimes) {
   const auto& f = *r.failure;
   EXPECT_EQ(f.shrunk, f.original);  // no candidate failed again
   EXPECT_EQ(f.shrinks, 0U);
-  EXPECT_EQ(f.end, st::ShrinkEnd::converged);
+  EXPECT_EQ(f.end, parallel::ShrinkEnd::converged);
   EXPECT_EQ(f.executions, 1 + 4 * parallel::shrink_candidates(f.original).size());
 }
 

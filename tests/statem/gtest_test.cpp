@@ -5,7 +5,7 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
-#include <merilo/statem/gtest.hpp>
+#include <merilo/gtest.hpp>
 
 #include "systems.hpp"
 

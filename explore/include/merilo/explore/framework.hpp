@@ -1,19 +1,19 @@
 // merilo/explore/framework.hpp — what the test-framework glue says, written
 // once for every framework.
 //
-// merilo has glue for three test frameworks: GoogleTest (gtest.hpp),
-// Catch2 (catch2.hpp) and doctest (doctest.hpp). Each glue header is a thin
-// layer that runs a check and hands a failure to its framework at the
-// caller's file and line; the text of that failure — the violation, the
-// formatted trace, the trace page and a ready-to-paste pinned test in the
-// framework's own syntax — is built here, without any framework, so the
-// three say the same thing.
+// merilo has glue for three test frameworks: GoogleTest (<merilo/gtest.hpp>),
+// Catch2 (<merilo/catch2.hpp>) and doctest (<merilo/doctest.hpp>). Each glue
+// header is a thin layer that runs a check and hands a failure to its
+// framework at the caller's file and line; the text of an explore failure —
+// the violation, the formatted trace, the trace page and a ready-to-paste
+// pinned test in the framework's own syntax (`core::Framework`) — is built
+// here, without any framework, so the three say the same thing.
 //
 // Example (what a glue function does; `name` is the current test's name):
 //
 //   ExploreResult r = explore(sys, options);
 //   std::string message =
-//       explore_failure(sys, options, r, Framework::catch2, name, "turnstile::System<>{}");
+//       explore_failure(sys, options, r, core::Framework::catch2, name, "turnstile::System<>{}");
 //   if (!message.empty()) { /* fail the test with `message` */ }
 //
 // Trace pages. When the environment variable `MERILO_TRACE_HTML` names a
@@ -23,11 +23,11 @@
 #ifndef MERILO_EXPLORE_FRAMEWORK_HPP
 #define MERILO_EXPLORE_FRAMEWORK_HPP
 
-#include <cstdint>      // std::uint8_t
 #include <string>       // messages
 #include <string_view>  // names
 #include <type_traits>  // std::is_default_constructible_v
 
+#include <merilo/core/framework.hpp>     // Framework, glue_namespace
 #include <merilo/core/type_name.hpp>     // type_name
 #include <merilo/explore/explore.hpp>    // explore, ExploreOptions, ExploreResult
 #include <merilo/explore/html.hpp>       // write_trace_html
@@ -38,16 +38,6 @@
 
 namespace merilo::explore {
 
-/// The test frameworks merilo has glue for.
-enum class Framework : std::uint8_t {
-  googletest,  ///< gtest.hpp, namespace merilo::testing, `TEST(suite, name)`.
-  catch2,      ///< catch2.hpp, namespace merilo::with_catch2, `TEST_CASE("name")`.
-  doctest,     ///< doctest.hpp, namespace merilo::with_doctest, `TEST_CASE("name")`.
-};
-
-/// The namespace of `framework`'s glue functions ("merilo::testing").
-[[nodiscard]] std::string_view glue_namespace(Framework framework) noexcept;
-
 /// A test that replays `trace` on the system `system_expr` builds and fails
 /// while it breaks a rule, ready to paste, in `framework`'s syntax: for
 /// GoogleTest `TEST(Replay, <test>_<kind>)` (as `replay_test`), for Catch2
@@ -55,7 +45,7 @@ enum class Framework : std::uint8_t {
 /// <kind>)"` for a long test name: `core::pinned_case_name`), the name
 /// printed as short adjacent literals when long (`core::string_literal`).
 /// `test` is the name of the test that found the trace.
-[[nodiscard]] std::string pinned_test(Framework framework, std::string_view test,
+[[nodiscard]] std::string pinned_test(core::Framework framework, std::string_view test,
                                       ViolationKind kind, std::string_view system_expr,
                                       const Trace& trace);
 
@@ -72,7 +62,7 @@ enum class Framework : std::uint8_t {
 /// the message says why and how to get one.
 template <System S>
 [[nodiscard]] std::string explore_failure(S& sys, const ExploreOptions& options,
-                                          const ExploreResult& result, Framework framework,
+                                          const ExploreResult& result, core::Framework framework,
                                           std::string_view test, std::string system_expr = {});
 
 /// What a glue `expect_replay_ok` call fails with: "" when `trace` fits and
@@ -108,7 +98,7 @@ namespace detail {
 
 /// Why no pinned test is printed (`why`), and how to name the system's
 /// expression in `framework`'s glue so one is.
-[[nodiscard]] std::string no_pin_paragraph(Framework framework, const std::string& why);
+[[nodiscard]] std::string no_pin_paragraph(core::Framework framework, const std::string& why);
 
 /// How a pinned test builds `sys`'s type when the caller did not say:
 /// `S{}` when a default-built `S` replays `trace` to the same end as `sys`
@@ -152,14 +142,15 @@ std::string default_system_expr(S& sys, const Trace& trace, std::string& why) {
                                          const std::string& table);
 
 /// The name of the pinned test's test case, without any syntax.
-[[nodiscard]] std::string pinned_name(Framework framework, std::string_view test,
+[[nodiscard]] std::string pinned_name(core::Framework framework, std::string_view test,
                                       ViolationKind kind);
 
 }  // namespace detail
 
 template <System S>
 std::string explore_failure(S& sys, const ExploreOptions& options, const ExploreResult& result,
-                            Framework framework, std::string_view test, std::string system_expr) {
+                            core::Framework framework, std::string_view test,
+                            std::string system_expr) {
   if (!result.error.empty()) return result.error;
   if (result.violation.found()) {
     const Violation& v = result.violation;

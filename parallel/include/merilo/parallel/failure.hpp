@@ -30,7 +30,7 @@
 #include <merilo/core/describe.hpp>    // commands and responses as text
 #include <merilo/linearize/check.hpp>  // Call, History, CallRef
 #include <merilo/parallel/spec.hpp>    // Case
-#include <merilo/statem/statem.hpp>    // Violation, ShrinkEnd
+#include <merilo/statem/statem.hpp>    // Violation
 
 namespace merilo::parallel {
 
@@ -116,9 +116,9 @@ struct FailureInfo {
   /// True when a branch never returned: the system was left alive (neither
   /// torn down nor destroyed under the running thread).
   bool system_left_alive = false;
-  std::size_t shrinks = 0;     ///< Shrink candidates accepted.
-  std::size_t executions = 0;  ///< Executions of this run: repeats, then shrink attempts.
-  statem::ShrinkEnd end = statem::ShrinkEnd::converged;  ///< Why shrinking stopped.
+  std::size_t shrinks = 0;               ///< Shrink candidates accepted.
+  std::size_t executions = 0;            ///< Executions of this run: repeats, then shrink attempts.
+  ShrinkEnd end = ShrinkEnd::converged;  ///< Why shrinking stopped.
   /// How the shrunk case was scheduled; its failing schedule when controlled.
   ScheduleStats scheduling;
   /// Executions of the original case until it first failed, and the time

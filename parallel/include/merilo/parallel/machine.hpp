@@ -32,7 +32,7 @@
 //
 // Violations: `machine.response` when a holder's response is not the one
 // the machine implies (in the prefix; in the race, every order failing that
-// way is `statem.not_linearizable`).
+// way is `parallel.not_linearizable`).
 //
 // NOTE: `apply` is called from several threads at once on one system, so
 // the holder must be shared (a pointer) and meant for concurrent use. The

@@ -27,11 +27,11 @@
 //   if (r.failure) std::puts(merilo::parallel::report(*r.failure).c_str());
 //
 // Violation tags: the spec's own for a prefix postcondition or `finish`;
-// `statem.not_linearizable`, `statem.undecided`, `statem.timeout`,
-// `statem.crash` and `statem.no_race` otherwise, and under a controlled
-// scheduler `statem.deadlock`, `statem.livelock`, `statem.nondeterministic`
+// `parallel.not_linearizable`, `parallel.undecided`, `parallel.timeout`,
+// `statem.crash` and `parallel.no_race` otherwise, and under a controlled
+// scheduler `parallel.deadlock`, `parallel.livelock`, `parallel.nondeterministic`
 // and the sync::mutex misuse tags (spec.hpp). All bad races
-// share `statem.not_linearizable`, so shrinking may move from one race bug
+// share `parallel.not_linearizable`, so shrinking may move from one race bug
 // to another; the shrunk case is still a real failure.
 //
 // Admissibility: a case is run only if every precondition holds in every
@@ -40,7 +40,7 @@
 // draw that is inadmissible, or has fewer than two non-empty branches, is
 // redrawn up to `kMaxRedraws` times and then trimmed command by command. A
 // case that still has fewer than two non-empty branches fails at once as
-// `statem.no_race`: preconditions that admit no concurrent pair are
+// `parallel.no_race`: preconditions that admit no concurrent pair are
 // reported, never passed.
 //
 // NOTE: who decides the interleaving is `CheckOptions::scheduler`. With the
@@ -53,7 +53,7 @@
 // No pause needs to be planted in a window either way.
 //
 // NOTE: C++ cannot stop a thread. A branch still running at
-// `config.deadline` fails the run as `statem.timeout`, and so does a prefix
+// `config.deadline` fails the run as `parallel.timeout`, and so does a prefix
 // that has not finished by then (evidence "in prefix") or a `finish` that
 // has not returned: every call into the system runs on a runner thread,
 // never on the checking thread. The stuck thread is abandoned, and its
@@ -83,13 +83,6 @@
 #include <merilo/parallel/spec.hpp>
 
 namespace merilo::parallel {
-
-/// The command type of spec `S` (a `Spec` maybe with cv-ref qualifiers).
-template <class S>
-using command_t = typename std::remove_cvref_t<S>::command_type;
-/// The response type of spec `S`.
-template <class S>
-using response_t = typename std::remove_cvref_t<S>::response_type;
 
 /// What `check` and `check_run` found.
 template <class Cmd, class Resp>

@@ -141,32 +141,30 @@ namespace merilo::statem {
 /// `statem::check` of a parallel spec: `check(parallel::sequential(spec), config)`.
 template <class S>
 requires parallel::SharedOnly<S>
-[[nodiscard]] CheckResult<typename std::remove_cvref_t<S>::command_type> check(
-    S&& spec, const CheckOptions& config) {
+[[nodiscard]] CheckResult<statem::command_t<S>> check(S&& spec, const CheckOptions& config) {
   return check(parallel::sequential(std::forward<S>(spec)), config);
 }
 
 /// `statem::check_run` of a parallel spec, through `sequential`.
 template <class S>
 requires parallel::SharedOnly<S>
-[[nodiscard]] CheckResult<typename std::remove_cvref_t<S>::command_type> check_run(
-    S&& spec, const CheckOptions& config, std::size_t run) {
+[[nodiscard]] CheckResult<statem::command_t<S>> check_run(S&& spec, const CheckOptions& config,
+                                                          std::size_t run) {
   return check_run(parallel::sequential(std::forward<S>(spec)), config, run);
 }
 
 /// `statem::commands` of a parallel spec, through `sequential`.
 template <class S>
 requires parallel::SharedOnly<S>
-[[nodiscard]] Commands<typename std::remove_cvref_t<S>::command_type> commands(
-    S&& spec, const CheckOptions& config, std::size_t run) {
+[[nodiscard]] Commands<statem::command_t<S>> commands(S&& spec, const CheckOptions& config,
+                                                      std::size_t run) {
   return commands(parallel::sequential(std::forward<S>(spec)), config, run);
 }
 
 /// `statem::replay` of a parallel spec, through `sequential`.
 template <class S>
 requires parallel::SharedOnly<S>
-[[nodiscard]] Execution replay(
-    S&& spec, const std::vector<typename std::remove_cvref_t<S>::command_type>& list) {
+[[nodiscard]] Execution replay(S&& spec, const std::vector<statem::command_t<S>>& list) {
   return replay(parallel::sequential(std::forward<S>(spec)), list);
 }
 

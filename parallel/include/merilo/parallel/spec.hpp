@@ -85,36 +85,55 @@
 #include <functional>   // CheckOptions::shrink_stop
 #include <optional>     // MaybeViolation, CheckOptions::seed
 #include <string_view>  // tag constants
+#include <type_traits>  // std::remove_cvref_t
 #include <vector>       // Case
 
 #include <merilo/core/describe.hpp>    // commands and responses are printed through describe
 #include <merilo/linearize/model.hpp>  // linearize::Model, linearize::Caller
 #include <merilo/statem/gen.hpp>       // Gen, Rng
-#include <merilo/statem/statem.hpp>    // Violation, Admission, ShrinkEnd, ShrinkStop
+#include <merilo/statem/statem.hpp>    // Violation, Admission, ShrinkStop
 #include <merilo/sync/tags.hpp>        // the controlled runs' misuse tags
 
 namespace merilo::parallel {
+
+/// How shrinking a failing case ended.
+enum class ShrinkEnd : std::uint8_t {
+  converged,  ///< No single candidate (see shrink.hpp) fails the same way.
+  bound_hit,  ///< `max_shrinks`, the abandoned-thread cap or `shrink_stop` ended it early.
+  /// Free threads: no candidate failed within its retries, but the failure
+  /// itself needed several executions to appear, so a candidate may still
+  /// fail with more.
+  out_of_retries,
+};
+
+/// "converged", "bound hit", "out of retries".
+[[nodiscard]] std::string_view name(ShrinkEnd end) noexcept;
 
 /// What `postcondition` and `finish` return: nothing when the rule held, or
 /// the violation found (statem's type, so one spec's checks serve both).
 using statem::MaybeViolation;
 
+// Violation tags. What only a concurrent check can find (a non-linearizable
+// race, a deadlock, a misused lock under control, ...) is tagged
+// `parallel.*`; what a spec's own code does wrong in either tester keeps
+// statem's tag (`statem::kCrashTag`, a postcondition's own tag).
+
 /// The branches' histories have no order the model allows.
-inline constexpr std::string_view kNotLinearizableTag = "statem.not_linearizable";
+inline constexpr std::string_view kNotLinearizableTag = "parallel.not_linearizable";
 /// The checker spent `CheckOptions::search_budget` before deciding (a failure,
 /// never a pass).
-inline constexpr std::string_view kUndecidedTag = "statem.undecided";
+inline constexpr std::string_view kUndecidedTag = "parallel.undecided";
 /// A branch, a prefix call or `finish` was still running when
 /// `CheckOptions::deadline` passed.
-inline constexpr std::string_view kTimeoutTag = "statem.timeout";
+inline constexpr std::string_view kTimeoutTag = "parallel.timeout";
 /// Under a controlled scheduler, every unfinished branch was blocked.
-inline constexpr std::string_view kDeadlockTag = "statem.deadlock";
+inline constexpr std::string_view kDeadlockTag = "parallel.deadlock";
 /// Under a controlled scheduler, an execution reached
 /// `CheckOptions::max_steps` scheduling points.
-inline constexpr std::string_view kLivelockTag = "statem.livelock";
+inline constexpr std::string_view kLivelockTag = "parallel.livelock";
 /// Under a controlled scheduler, the same schedule made the system take
 /// other decisions: it depends on something merilo does not control.
-inline constexpr std::string_view kNondeterministicTag = "statem.nondeterministic";
+inline constexpr std::string_view kNondeterministicTag = "parallel.nondeterministic";
 /// Under a controlled scheduler, a thread unlocked a `sync` mutex that
 /// another thread holds.
 inline constexpr std::string_view kUnlockNotOwnedTag = sync::kUnlockNotOwnedTag;
@@ -133,7 +152,7 @@ inline constexpr std::size_t kMaxAbandonedThreads = 32;
 /// PCT depths are at most this.
 inline constexpr std::size_t kMaxPctDepth = 16;
 /// Generation ended with fewer than two non-empty branches: nothing raced.
-inline constexpr std::string_view kNoRaceTag = "statem.no_race";
+inline constexpr std::string_view kNoRaceTag = "parallel.no_race";
 
 /// Branches per case are clamped into [kMinBranches, kMaxBranches].
 inline constexpr std::size_t kMinBranches = 2;
@@ -155,6 +174,20 @@ inline constexpr std::size_t kMaxRedraws = 8;
 /// The largest `CheckOptions::max_prefix` a check accepts (each prefix call
 /// is a hand-off to a runner thread; a longer prefix is a usage error).
 inline constexpr std::size_t kMaxPrefixLimit = 10'000;
+
+/// The model type of spec `S` (`S::model_type`; `S` may carry cv-ref
+/// qualifiers), spelled as statem's `statem::model_t` is.
+template <class S>
+using model_t = typename std::remove_cvref_t<S>::model_type;
+/// The command type of spec `S` (`S::command_type`).
+template <class S>
+using command_t = typename std::remove_cvref_t<S>::command_type;
+/// The response type of spec `S` (`S::response_type`).
+template <class S>
+using response_t = typename std::remove_cvref_t<S>::response_type;
+/// The system-under-test type of spec `S` (`S::sut_type`).
+template <class S>
+using sut_t = typename std::remove_cvref_t<S>::sut_type;
 
 /// `s.next_model(model, cmd)`: the model moves from the command alone.
 template <class S>

@@ -93,14 +93,22 @@ enum class Admission : std::uint8_t {
   reject,  ///< The command must not run here (it is redrawn or dropped).
 };
 
+/// The model type of spec `S` (`S::model_type`; `S` may carry cv-ref
+/// qualifiers). statem, parallel and explore spell a type a spec or a system
+/// names this way: `model_t`, `command_t`, `sut_t`, `response_t`, `world_t`.
+template <class S>
+using model_t = typename std::remove_cvref_t<S>::model_type;
+/// The command type of spec `S` (`S::command_type`).
+template <class S>
+using command_t = typename std::remove_cvref_t<S>::command_type;
+/// The system-under-test type of spec `S` (`S::sut_type`).
+template <class S>
+using sut_t = typename std::remove_cvref_t<S>::sut_type;
+
 /// How shrinking ended.
 enum class ShrinkEnd : std::uint8_t {
   converged,  ///< 1-minimal: no single chunk deletion or value shrink fails the same way.
   bound_hit,  ///< `max_shrinks`, the inadmissible cap or `shrink_stop` ended it early.
-  /// parallel, free threads: no candidate failed within its retries, but the
-  /// failure itself needed several executions to appear, so a candidate may
-  /// still fail with more.
-  out_of_retries,
 };
 
 /// The answer of `CheckOptions::shrink_stop`.
@@ -119,7 +127,7 @@ enum class FailureStage : std::uint8_t {
 
 /// "setup", "command", "finish", "generation".
 [[nodiscard]] std::string_view name(FailureStage stage) noexcept;
-/// "converged", "bound hit", "out of retries".
+/// "converged", "bound hit".
 [[nodiscard]] std::string_view name(ShrinkEnd end) noexcept;
 
 /// The tag `replay` gives a list whose precondition rejects a command.
@@ -312,21 +320,21 @@ struct Execution {
 /// (or, with a replay token, re-runs that one shrunk failure).
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] CheckResult<typename std::remove_cvref_t<S>::command_type> check(
+[[nodiscard]] CheckResult<command_t<S>> check(
     S&& spec, const CheckOptions& config);
 
 /// Runs run `run` of the check `config` describes, alone (and shrinks it if
 /// it fails): the same list and the same failure as in `check`.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] CheckResult<typename std::remove_cvref_t<S>::command_type> check_run(
+[[nodiscard]] CheckResult<command_t<S>> check_run(
     S&& spec, const CheckOptions& config, std::size_t run);
 
 /// The list run `run` draws, without executing anything (no system is
 /// built). Equal to that run's `Failure::original`.
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
-[[nodiscard]] Commands<typename std::remove_cvref_t<S>::command_type> commands(
+[[nodiscard]] Commands<command_t<S>> commands(
     S&& spec, const CheckOptions& config, std::size_t run);
 
 /// Executes exactly `list` once on a fresh system. A command its
@@ -334,7 +342,7 @@ requires Spec<std::remove_cvref_t<S>>
 template <class S>
 requires Spec<std::remove_cvref_t<S>>
 [[nodiscard]] Execution replay(
-    S&& spec, const std::vector<typename std::remove_cvref_t<S>::command_type>& list);
+    S&& spec, const std::vector<command_t<S>>& list);
 
 /// A multi-line report of `failure`: seed and run, the shrunk list, the
 /// original list (cut to its first and last lines when long), the failing

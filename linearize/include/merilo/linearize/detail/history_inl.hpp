@@ -52,7 +52,7 @@ template <class S, class M, class C, class R, class V>
 class PartsCheck {
  public:
   using Search = PartSearch<S, M, C, R, V>;
-  using Outcome = typename Search::Outcome;
+  using Result = typename Search::Result;
 
   PartsCheck(const S& spec, const M& initial, std::span<const Operation<C, R>> operations,
              const HistoryOptions& options)
@@ -82,13 +82,13 @@ class PartsCheck {
         if (allowance_.stop != SearchStop::none) continue;
       }
       Search search(spec_, operations_, searched(p), options_.cache_bytes);
-      const Outcome outcome = search.run(initial_, allowance_);
+      const Result outcome = search.run(initial_, allowance_);
       note_cache(search);
-      if (outcome == Outcome::linearizable) {
+      if (outcome == Result::linearizable) {
         result_.orders.push_back(search.order());
         continue;
       }
-      if (outcome == Outcome::stopped) {
+      if (outcome == Result::stopped) {
         // Out of budget or time: later parts get nothing, but one of them
         // could not be shown linearizable either; keep the first.
         if (!undecided) {
@@ -178,8 +178,8 @@ class PartsCheck {
     ShadowedRead shadowed = shadowed_read(spec_, initial_, operations_, parts_[p]);
     if (shadowed.proof.empty()) return false;
     Search small(spec_, operations_, std::move(shadowed.proof), options_.cache_bytes);
-    const Outcome outcome = small.run(initial_, allowance_);
-    if (outcome == Outcome::stopped) {
+    const Result outcome = small.run(initial_, allowance_);
+    if (outcome == Result::stopped) {
       if (!undecided) {
         undecided = small.explain(initial_, true);
         undecided->partition = result_.partitions[p];
@@ -187,7 +187,7 @@ class PartsCheck {
       }
       return false;
     }
-    if (outcome != Outcome::not_linearizable) return false;
+    if (outcome != Result::not_linearizable) return false;
     // Decided. The few operations of the proof explain it unless a walk of
     // the whole part finds where an order first gets stuck on that read.
     result_.explanation = small.explain(initial_, false);
@@ -229,13 +229,13 @@ class PartsCheck {
                     std::uint64_t cap = std::numeric_limits<std::uint64_t>::max()) {
     Allowance rest = allowance_;
     rest.budget = rest.evaluations + std::min(cap, rest.budget - rest.evaluations);
-    const Outcome outcome = search.run(initial_, rest);
+    const Result outcome = search.run(initial_, rest);
     allowance_.evaluations = rest.evaluations;
     note_cache(search);
-    if (outcome == Outcome::not_linearizable) {
+    if (outcome == Result::not_linearizable) {
       result_.explanation = search.explain(initial_, false);
       result_.explanation.longest = exhaustive;
-    } else if (outcome == Outcome::stopped &&
+    } else if (outcome == Result::stopped &&
                search.dead_end_depth() > result_.explanation.prefix.size()) {
       result_.explanation = search.explain(initial_, false);
       result_.explanation.longest = false;

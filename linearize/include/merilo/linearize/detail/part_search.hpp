@@ -51,7 +51,7 @@ concept DeclaresReadOnly = requires(const S& spec, const C& cmd, const std::opti
 template <class S, class M, class C, class R, class V>
 class PartSearch {
  public:
-  enum class Outcome : std::uint8_t { linearizable, not_linearizable, stopped };
+  enum class Result : std::uint8_t { linearizable, not_linearizable, stopped };
 
   PartSearch(const S& spec, std::span<const Operation<C, R>> all, std::vector<std::size_t> ops,
              std::size_t cache_bytes)
@@ -67,7 +67,7 @@ class PartSearch {
     cache_.emplace(chains_, pending_words(), cache_bytes);
   }
 
-  Outcome run(const M& initial, Allowance& allowance) {
+  Result run(const M& initial, Allowance& allowance) {
     positions_.assign(chains_, 0);
     pending_bits_.assign(pending_words(), 0);
     key_hash_ = kSetSeed;
@@ -83,7 +83,7 @@ class PartSearch {
           entry = next_[entry];  // its earlier twin goes first
           continue;
         }
-        if (!allowance.spend()) return Outcome::stopped;
+        if (!allowance.spend()) return Result::stopped;
         const Operation<C, R>& o = operation(op);
         if (!o.response || (!values_.cannot_fit(model, op) && !sequences_.cannot_fit(model, op) &&
                             !spec_.postcondition(model, o.command, *o.response))) {
@@ -109,7 +109,7 @@ class PartSearch {
           }
           unplace(op);
           if (unchanged) {  // this state leads nowhere: back up
-            if (stack_.empty()) return Outcome::not_linearizable;
+            if (stack_.empty()) return Result::not_linearizable;
             entry = back_up(model);
             continue;
           }
@@ -118,14 +118,14 @@ class PartSearch {
       } else {  // a return: its operation had to be placed by now
         if (op == target_) {
           note_dead_end(op);
-          return Outcome::not_linearizable;
+          return Result::not_linearizable;
         }
         if (!have_dead_end_ || stack_.size() > dead_end_.size()) note_dead_end(op);
-        if (stack_.empty()) return Outcome::not_linearizable;
+        if (stack_.empty()) return Result::not_linearizable;
         entry = back_up(model);
       }
     }
-    return Outcome::linearizable;
+    return Result::linearizable;
   }
 
   /// Turns off the lost-value rule (ValueTracker::dooms) and the sequence

@@ -38,9 +38,9 @@ void note_schedules(CheckResult<Cmd, Resp>& result, const ScheduleStats& stats) 
 /// `result`. A count, not an end, so that run SIZE_MAX is a run too.
 template <class S>
 void run_range(const std::shared_ptr<S>& spec, const CheckOptions& config, std::size_t first,
-               std::size_t count, CheckResult<command_of<S>, response_of<S>>& result) {
-  using Cmd = command_of<S>;
-  using Resp = response_of<S>;
+               std::size_t count, CheckResult<command_t<S>, response_t<S>>& result) {
+  using Cmd = command_t<S>;
+  using Resp = response_t<S>;
   Crew crew;
   const auto started = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < count; ++i) {
@@ -106,10 +106,10 @@ void run_range(const std::shared_ptr<S>& spec, const CheckOptions& config, std::
 }
 
 template <class S>
-CheckResult<command_of<S>, response_of<S>> check_range(std::shared_ptr<S> spec,
-                                                       const CheckOptions& config,
-                                                       std::size_t first, std::size_t count) {
-  CheckResult<command_of<S>, response_of<S>> result;
+CheckResult<command_t<S>, response_t<S>> check_range(std::shared_ptr<S> spec,
+                                                     const CheckOptions& config, std::size_t first,
+                                                     std::size_t count) {
+  CheckResult<command_t<S>, response_t<S>> result;
   run_range(spec, config, first, count, result);
   return result;
 }

@@ -7,7 +7,7 @@
 // Every call into the system (`run` in the prefix and in the race, and
 // `finish`) runs on a crew thread under a deadline, never on the checking
 // thread: a call that never returns is abandoned with its thread and
-// reported as `statem.timeout`, so no case can hang the check.
+// reported as `parallel.timeout`, so no case can hang the check.
 #ifndef MERILO_PARALLEL_DETAIL_EXECUTE_INL_HPP
 #define MERILO_PARALLEL_DETAIL_EXECUTE_INL_HPP
 
@@ -36,7 +36,7 @@ namespace merilo::parallel::detail {
 
 /// What one execution found.
 template <class Cmd, class Resp>
-struct Outcome {
+struct Execution {
   MaybeViolation violation;  ///< Empty when the execution passed.
   Evidence evidence = Evidence::unrecorded;
   std::size_t prefix_step = 0;
@@ -60,7 +60,7 @@ struct Outcome {
 };
 
 /// The tag of an execution's violation that is a usage error
-/// (`Outcome::usage_error`); never reported as a verdict.
+/// (`Execution::usage_error`); never reported as a verdict.
 inline constexpr std::string_view kUsageErrorTag = "merilo.usage_error";
 
 /// Nanoseconds on the steady clock.
@@ -115,25 +115,25 @@ inline std::int64_t return_instant() noexcept {
 template <class S>
 struct Arena {
   std::shared_ptr<S> spec;
-  std::optional<sut_of<S>> sut;
-  std::vector<std::vector<command_of<S>>> branches;
-  std::vector<History<command_of<S>, response_of<S>>> histories;  // one per branch
-  std::vector<MaybeViolation> crashes;                            // one per branch
-  std::shared_ptr<Controller> controller;                         // a controlled race only
-  std::shared_ptr<StallWatch> watch;                              // a free race only
-  std::uint64_t jitter_seed = 0;                                  // stress: 0 for none
-  std::optional<response_of<S>> solo_response;                    // a prefix call's response
+  std::optional<sut_t<S>> sut;
+  std::vector<std::vector<command_t<S>>> branches;
+  std::vector<History<command_t<S>, response_t<S>>> histories;  // one per branch
+  std::vector<MaybeViolation> crashes;                          // one per branch
+  std::shared_ptr<Controller> controller;                       // a controlled race only
+  std::shared_ptr<StallWatch> watch;                            // a free race only
+  std::uint64_t jitter_seed = 0;                                // stress: 0 for none
+  std::optional<response_t<S>> solo_response;                   // a prefix call's response
   MaybeViolation solo_verdict;  // a prefix call's crash, or finish's verdict
   // A controlled execution runs its prefix on branch 0's thread before the
   // race (no hand-off to and from the checking thread per call), under a
   // one-thread controller of its own.
-  std::vector<command_of<S>> prefix;
+  std::vector<command_t<S>> prefix;
   std::shared_ptr<Controller> prefix_controller;
-  std::mutex prefix_mu;                          // guards prefix_responses
-  std::vector<response_of<S>> prefix_responses;  // of the prefix calls that returned
-  MaybeViolation prefix_crash;                   // a prefix call threw
-  std::atomic<std::size_t> prefix_at{0};         // the prefix call running (or last run)
-  std::atomic<bool> prefix_done{true};           // every prefix call returned: the branches run
+  std::mutex prefix_mu;                         // guards prefix_responses
+  std::vector<response_t<S>> prefix_responses;  // of the prefix calls that returned
+  MaybeViolation prefix_crash;                  // a prefix call threw
+  std::atomic<std::size_t> prefix_at{0};        // the prefix call running (or last run)
+  std::atomic<bool> prefix_done{true};          // every prefix call returned: the branches run
 };
 
 /// `now + span` on the steady clock, saturated at the clock's largest time
@@ -257,7 +257,7 @@ void run_branch(Arena<S>& arena, std::size_t b) noexcept {
   // Stress: a short random wait before each call shifts the branches
   // against each other by a few hundred nanoseconds, differently each time.
   std::uint64_t jitter = arena.jitter_seed == 0 ? 0 : core::mix64(arena.jitter_seed + b);
-  for (const command_of<S>& cmd : arena.branches[b]) {
+  for (const command_t<S>& cmd : arena.branches[b]) {
     try {
       if (ctl != nullptr) ctl->point(SyncOp::call, nullptr);
       if (jitter != 0) {
@@ -265,7 +265,7 @@ void run_branch(Arena<S>& arena, std::size_t b) noexcept {
         spin_for(jitter % kMaxJitterSpins);
       }
       const std::int64_t invoked = ctl != nullptr ? ctl->tick() : invocation_instant();
-      response_of<S> response = arena.spec->run(*arena.sut, cmd);
+      response_t<S> response = arena.spec->run(*arena.sut, cmd);
       const std::int64_t returned = ctl != nullptr ? ctl->tick() : return_instant();
       history.push_back({cmd, std::move(response), invoked, returned});
       if (watch != nullptr) watch->progressed();
@@ -287,7 +287,7 @@ void run_branch(Arena<S>& arena, std::size_t b) noexcept {
 
 /// Tears the system down; an exception is dropped by contract.
 template <class S>
-void tear_down(S& spec, std::optional<sut_of<S>>& sut) noexcept {
+void tear_down(S& spec, std::optional<sut_t<S>>& sut) noexcept {
   if (!sut) return;
   try {
     spec.teardown(*sut);
@@ -323,7 +323,7 @@ inline MaybeViolation controlled_verdict(const Controller& ctl) {
 /// Fills `out` when `ctl` (may be null) ended its run as a usage error
 /// (`RunStatus::foreign`) or saw sync misuse; false otherwise.
 template <class Cmd, class Resp>
-bool controller_verdict(const Controller* ctl, Outcome<Cmd, Resp>& out) {
+bool controller_verdict(const Controller* ctl, Execution<Cmd, Resp>& out) {
   if (ctl == nullptr) return false;
   if (ctl->status() == RunStatus::foreign) {
     out.usage_error = ctl->description();
@@ -354,7 +354,7 @@ void run_prefix(Arena<S>& arena) noexcept {
     returned = false;
     statem::guarded("run", arena.prefix_crash, [&] {
       try {
-        response_of<S> response = arena.spec->run(*arena.sut, arena.prefix[k]);
+        response_t<S> response = arena.spec->run(*arena.sut, arena.prefix[k]);
         const std::lock_guard lock(arena.prefix_mu);
         arena.prefix_responses.push_back(std::move(response));
         returned = true;
@@ -375,7 +375,7 @@ void run_prefix(Arena<S>& arena) noexcept {
 /// that thread finished its task; false when the prefix ran to its end.
 template <class S>
 bool prefix_failed(Arena<S>& arena, bool finished0, const CheckOptions& config,
-                   Outcome<command_of<S>, response_of<S>>& out) {
+                   Execution<command_t<S>, response_t<S>>& out) {
   if (arena.prefix_done.load(std::memory_order_acquire)) return false;
   Controller& solo = *arena.prefix_controller;
   const std::size_t k = arena.prefix_at.load(std::memory_order_relaxed);
@@ -392,10 +392,10 @@ bool prefix_failed(Arena<S>& arena, bool finished0, const CheckOptions& config,
           statem::Violation{std::string(kLivelockTag),
                             "prefix call " + std::to_string(k) + ": " + solo.description()};
     } else if (solo.status() == RunStatus::deadlock) {  // parked in a noexcept wait
-      out.violation = statem::Violation{
-          std::string(kDeadlockTag), "prefix call " + std::to_string(k) +
-                                         " blocks and no other thread can wake it: " +
-                                         solo.description()};
+      out.violation =
+          statem::Violation{std::string(kDeadlockTag),
+                            "prefix call " + std::to_string(k) +
+                                " blocks and no other thread can wake it: " + solo.description()};
     } else {
       solo.drop();
       out.violation = timeout_violation("prefix call " + std::to_string(k), config);
@@ -417,9 +417,9 @@ bool prefix_failed(Arena<S>& arena, bool finished0, const CheckOptions& config,
 /// which it moves past them; false (with `out` filled) at the first
 /// postcondition that fails or callback that throws.
 template <class S>
-bool judge_prefix(S& s, const std::vector<command_of<S>>& prefix,
-                  const std::vector<response_of<S>>& responses, std::optional<model_of<S>>& model,
-                  Outcome<command_of<S>, response_of<S>>& out);
+bool judge_prefix(S& s, const std::vector<command_t<S>>& prefix,
+                  const std::vector<response_t<S>>& responses, std::optional<model_t<S>>& model,
+                  Execution<command_t<S>, response_t<S>>& out);
 
 /// Runs the branches on `crew` and judges them; fills `out`. The system is
 /// in `arena`; the caller tears it down unless `out.left_alive`. With a
@@ -428,8 +428,8 @@ bool judge_prefix(S& s, const std::vector<command_of<S>>& prefix,
 /// first, and `model` (the model before the prefix) is moved past it here.
 template <class S>
 void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckOptions& config,
-          std::optional<model_of<S>>& model, const Chooser* chooser, std::uint64_t jitter_seed,
-          Outcome<command_of<S>, response_of<S>>& out) {
+          std::optional<model_t<S>>& model, const Chooser* chooser, std::uint64_t jitter_seed,
+          Execution<command_t<S>, response_t<S>>& out) {
   const std::size_t n = arena->branches.size();
   arena->histories.resize(n);
   arena->crashes.resize(n);
@@ -566,17 +566,17 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckOptions
 }
 
 template <class S>
-bool judge_prefix(S& s, const std::vector<command_of<S>>& prefix,
-                  const std::vector<response_of<S>>& responses, std::optional<model_of<S>>& model,
-                  Outcome<command_of<S>, response_of<S>>& out) {
+bool judge_prefix(S& s, const std::vector<command_t<S>>& prefix,
+                  const std::vector<response_t<S>>& responses, std::optional<model_t<S>>& model,
+                  Execution<command_t<S>, response_t<S>>& out) {
   for (std::size_t k = 0; k < prefix.size() && k < responses.size(); ++k) {
     out.prefix_step = k;
     out.prefix_responses.push_back(responses[k]);
-    const response_of<S>& response = responses[k];
+    const response_t<S>& response = responses[k];
     if (!statem::guarded("postcondition", out.violation,
                          [&] { out.violation = s.postcondition(*model, prefix[k], response); }) ||
         out.violation || !statem::guarded("next_model", out.violation, [&] {
-          model_of<S> next = observed_next(s, *model, prefix[k], response, kPrefixCaller);
+          model_t<S> next = observed_next(s, *model, prefix[k], response, kPrefixCaller);
           model.emplace(std::move(next));
         })) {
       out.evidence = Evidence::in_prefix;
@@ -590,14 +590,14 @@ bool judge_prefix(S& s, const std::vector<command_of<S>>& prefix,
 /// `chooser` is given; free with a random wait before each call when
 /// `jitter_seed` is not 0.
 template <class S>
-Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, Crew& crew,
+Execution<command_t<S>, response_t<S>> execute(const std::shared_ptr<S>& spec, Crew& crew,
                                                const CheckOptions& config,
-                                               const Case<command_of<S>>& c,
+                                               const Case<command_t<S>>& c,
                                                const Chooser* chooser = nullptr,
                                                std::uint64_t jitter_seed = 0) {
-  Outcome<command_of<S>, response_of<S>> out;
+  Execution<command_t<S>, response_t<S>> out;
   S& s = *spec;
-  std::optional<model_of<S>> model;
+  std::optional<model_t<S>> model;
   if (!statem::guarded("initial", out.violation, [&] { model.emplace(s.initial()); })) return out;
   auto arena = std::make_shared<Arena<S>>();
   arena->spec = spec;
@@ -617,7 +617,7 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
   const auto prefix_deadline = deadline_after(std::chrono::steady_clock::now(), config.deadline);
   for (std::size_t k = 0; !prefix_in_race && k < c.prefix.size() && !out.violation; ++k) {
     out.prefix_step = k;
-    const command_of<S>& cmd = c.prefix[k];
+    const command_t<S>& cmd = c.prefix[k];
     arena->solo_response.reset();
     arena->solo_verdict.reset();
     std::string why;
@@ -663,14 +663,14 @@ Outcome<command_of<S>, response_of<S>> execute(const std::shared_ptr<S>& spec, C
       break;
     }
     out.prefix_responses.push_back(*arena->solo_response);
-    const response_of<S>& response = *arena->solo_response;
+    const response_t<S>& response = *arena->solo_response;
     if (!statem::guarded("postcondition", out.violation,
                          [&] { out.violation = s.postcondition(*model, cmd, response); }) ||
         out.violation) {
       break;
     }
     statem::guarded("next_model", out.violation, [&] {
-      model_of<S> next = observed_next(s, *model, cmd, response, kPrefixCaller);
+      model_t<S> next = observed_next(s, *model, cmd, response, kPrefixCaller);
       model.emplace(std::move(next));
     });
   }

@@ -18,15 +18,6 @@
 
 namespace merilo::parallel::detail {
 
-template <class S>
-using model_of = typename S::model_type;
-template <class S>
-using command_of = typename S::command_type;
-template <class S>
-using response_of = typename S::response_type;
-template <class S>
-using sut_of = typename S::sut_type;
-
 /// The number of interleavings of branches of these lengths (the
 /// multinomial coefficient), saturated at `cap + 1`.
 inline std::uint64_t interleavings(const std::vector<std::size_t>& lengths, std::uint64_t cap) {
@@ -73,14 +64,14 @@ void trim_longest(std::vector<std::vector<Cmd>>& branches) {
 /// from `model` (depth first over each branch's next command). Callbacks
 /// may throw; the caller decides what a throw means.
 template <class S>
-bool every_interleaving_admitted(S& spec, const model_of<S>& model,
-                                 const std::vector<std::vector<command_of<S>>>& branches,
+bool every_interleaving_admitted(S& spec, const model_t<S>& model,
+                                 const std::vector<std::vector<command_t<S>>>& branches,
                                  std::vector<std::size_t>& at) {
   for (std::size_t b = 0; b < branches.size(); ++b) {
     if (at[b] == branches[b].size()) continue;
-    const command_of<S>& cmd = branches[b][at[b]];
+    const command_t<S>& cmd = branches[b][at[b]];
     if (spec.precondition(model, cmd) == statem::Admission::reject) return false;
-    const model_of<S> next = planned_next(spec, model, cmd);
+    const model_t<S> next = planned_next(spec, model, cmd);
     ++at[b];
     const bool ok = every_interleaving_admitted(spec, next, branches, at);
     --at[b];
@@ -93,8 +84,8 @@ bool every_interleaving_admitted(S& spec, const model_of<S>& model,
 /// interleavings, each admitted by every precondition. Throws what the
 /// callbacks throw.
 template <class S>
-bool branches_admissible(S& spec, const model_of<S>& model,
-                         const std::vector<std::vector<command_of<S>>>& branches) {
+bool branches_admissible(S& spec, const model_t<S>& model,
+                         const std::vector<std::vector<command_t<S>>>& branches) {
   if (interleavings(lengths(branches), kMaxInterleavings) > kMaxInterleavings) return false;
   std::vector<std::size_t> at(branches.size(), 0);
   return every_interleaving_admitted(spec, model, branches, at);
@@ -104,10 +95,10 @@ bool branches_admissible(S& spec, const model_of<S>& model,
 /// `initial()`, then its branches admissible from the model after it. A
 /// throwing callback makes it inadmissible (shrinking skips it).
 template <class S>
-bool case_admissible(S& spec, const Case<command_of<S>>& c) noexcept {
+bool case_admissible(S& spec, const Case<command_t<S>>& c) noexcept {
   try {
-    model_of<S> model = spec.initial();
-    for (const command_of<S>& cmd : c.prefix) {
+    model_t<S> model = spec.initial();
+    for (const command_t<S>& cmd : c.prefix) {
       if (spec.precondition(model, cmd) == statem::Admission::reject) return false;
       model = planned_next(spec, model, cmd);
     }
@@ -122,9 +113,9 @@ bool case_admissible(S& spec, const Case<command_of<S>>& c) noexcept {
 /// rejected or given-up draws in a row. A throwing callback is stored in
 /// `crash`, and the draw stops there.
 template <class S>
-void grow(S& spec, statem::Rng& rng, model_of<S>& model, linearize::Caller caller,
-          std::size_t length, std::vector<command_of<S>>& out, MaybeViolation& crash) {
-  using Cmd = command_of<S>;
+void grow(S& spec, statem::Rng& rng, model_t<S>& model, linearize::Caller caller,
+          std::size_t length, std::vector<command_t<S>>& out, MaybeViolation& crash) {
+  using Cmd = command_t<S>;
   const std::size_t stop = out.size() + length;
   while (out.size() < stop) {
     bool accepted = false;
@@ -141,7 +132,7 @@ void grow(S& spec, statem::Rng& rng, model_of<S>& model, linearize::Caller calle
       }
       if (admission == statem::Admission::reject) continue;
       if (!statem::guarded("next_model", crash, [&] {
-            model_of<S> next = planned_next(spec, model, tree->value());
+            model_t<S> next = planned_next(spec, model, tree->value());
             model = std::move(next);
           })) {
         return;
@@ -163,15 +154,15 @@ struct Drawn {
 /// Draws `config.branches` branches from `model`, each from its own split
 /// stream with a length in [1, max_branch].
 template <class S>
-std::vector<std::vector<command_of<S>>> draw_branches(S& spec, statem::Rng& rng,
-                                                      const model_of<S>& model,
-                                                      const CheckOptions& config,
-                                                      MaybeViolation& crash) {
-  std::vector<std::vector<command_of<S>>> branches(config.branches);
+std::vector<std::vector<command_t<S>>> draw_branches(S& spec, statem::Rng& rng,
+                                                     const model_t<S>& model,
+                                                     const CheckOptions& config,
+                                                     MaybeViolation& crash) {
+  std::vector<std::vector<command_t<S>>> branches(config.branches);
   for (std::size_t b = 0; b < branches.size(); ++b) {
     statem::Rng own = rng.split();
     const std::size_t length = 1 + static_cast<std::size_t>(own.below(config.max_branch));
-    model_of<S> alone = model;
+    model_t<S> alone = model;
     grow(spec, own, alone, b, length, branches[b], crash);
     if (crash) break;
   }
@@ -180,11 +171,11 @@ std::vector<std::vector<command_of<S>>> draw_branches(S& spec, statem::Rng& rng,
 
 /// Run `run`'s case (config already clamped and checked): see parallel.hpp.
 template <class S>
-Drawn<command_of<S>> draw_case(S& spec, const CheckOptions& config, std::size_t run) {
-  using Cmd = command_of<S>;
+Drawn<command_t<S>> draw_case(S& spec, const CheckOptions& config, std::size_t run) {
+  using Cmd = command_t<S>;
   Drawn<Cmd> d;
   statem::Rng rng{statem::run_seed(*config.seed, run)};
-  std::optional<model_of<S>> model;
+  std::optional<model_t<S>> model;
   if (!statem::guarded("initial", d.crash, [&] { model.emplace(spec.initial()); })) return d;
   const std::size_t prefix_length =
       static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(config.max_prefix) + 1));

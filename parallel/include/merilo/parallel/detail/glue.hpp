@@ -1,5 +1,5 @@
 // merilo/parallel/detail/glue.hpp — the one text every test framework's
-// parallel glue (gtest.hpp, catch2.hpp, doctest.hpp) fails a test with, and
+// glue (<merilo/gtest.hpp>, catch2.hpp, doctest.hpp) fails a parallel test with, and
 // the pinned test it prints for a failure found under a controlled
 // scheduler, in the framework's own syntax, building the spec the way the
 // caller did (`MERILO_EXPR`) or, checked, as `Type{}`.
@@ -10,17 +10,11 @@
 #include <string_view>
 #include <type_traits>  // std::is_default_constructible_v
 
+#include <merilo/core/framework.hpp>  // Framework, glue_namespace
 #include <merilo/core/type_name.hpp>
 #include <merilo/parallel/parallel.hpp>
 
 namespace merilo::parallel::detail {
-
-/// How a framework spells a test: GoogleTest's `TEST(Suite, Name)` or
-/// Catch2's and doctest's `TEST_CASE("name")`, and the namespace of its glue.
-struct GlueStyle {
-  bool gtest = true;
-  std::string_view glue_namespace = "merilo::testing";
-};
 
 /// A paste-ready test that replays `failure` exactly (see `pin_token`) on
 /// the spec `spec_expr` builds. The test's name is made an identifier for
@@ -28,16 +22,17 @@ struct GlueStyle {
 /// per line that a reporter wrapping long lines (Catch2's console) cannot
 /// break them.
 template <class Cmd, class Resp>
-std::string pinned_parallel_test(const Failure<Cmd, Resp>& failure, const GlueStyle& style,
+std::string pinned_parallel_test(const Failure<Cmd, Resp>& failure, core::Framework framework,
                                  const std::string& test_name, std::string_view spec_expr) {
   const std::string tag = core::test_identifier(failure.violation.tag);
   const std::string head =
-      style.gtest ? "TEST(Pinned, " + core::test_identifier(test_name + "_" + tag) + ")"
-                  : "TEST_CASE(" +
-                        core::string_literal(
-                            core::pinned_case_name(test_name, failure.violation.tag), "    ") +
-                        ")";
-  return head + " {\n  " + std::string(style.glue_namespace) +
+      framework == core::Framework::googletest
+          ? "TEST(Pinned, " + core::test_identifier(test_name + "_" + tag) + ")"
+          : "TEST_CASE(" +
+                core::string_literal(core::pinned_case_name(test_name, failure.violation.tag),
+                                     "    ") +
+                ")";
+  return head + " {\n  " + std::string(core::glue_namespace(framework)) +
          "::expect_parallel_replay_ok(\n      " + std::string(spec_expr) + ",\n      " +
          core::string_literal(pin_token(failure), "      ") + ");\n}\n";
 }
@@ -82,7 +77,7 @@ std::string default_spec_expr(const Failure<Cmd, Resp>& failure, const CheckOpti
 /// `MERILO_EXPR`); without one, with `Type{}` when that fails the pin too,
 /// else the message says why no pinned test is printed and how to get one.
 template <class S, class Cmd, class Resp>
-[[nodiscard]] std::string glue_failure(const CheckResult<Cmd, Resp>& r, const GlueStyle& style,
+[[nodiscard]] std::string glue_failure(const CheckResult<Cmd, Resp>& r, core::Framework framework,
                                        const std::string& test_name, const CheckOptions& config,
                                        std::string_view spec_expr = {}) {
   if (!r.error.empty()) return r.error;
@@ -95,13 +90,13 @@ template <class S, class Cmd, class Resp>
   if (expr.empty()) {
     return out + "\nNo pinned test is printed: " + why +
            ". Name the spec's expression and the pinned test builds it so:\n  " +
-           std::string(style.glue_namespace) +
+           std::string(core::glue_namespace(framework)) +
            "::parallel_check(MERILO_EXPR(YourSpec{...}), config);\n";
   }
   return out +
          "\nPin it with this test, which replays the shrunk case under its schedule and fails "
          "while the bug is there:\n\n" +
-         pinned_parallel_test(*r.failure, style, test_name, expr);
+         pinned_parallel_test(*r.failure, framework, test_name, expr);
 }
 
 /// "" when the replay of a pin passed; else why not.

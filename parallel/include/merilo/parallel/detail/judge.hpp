@@ -38,14 +38,12 @@ struct Judgement {
 template <class S>
 struct Oracle {
   S* spec;
-  MaybeViolation postcondition(const typename S::model_type& m, const typename S::command_type& c,
-                               const typename S::response_type& r) const {
+  MaybeViolation postcondition(const model_t<S>& m, const command_t<S>& c,
+                               const response_t<S>& r) const {
     return spec->postcondition(m, c, r);
   }
-  typename S::model_type next_model(const typename S::model_type& m,
-                                    const typename S::command_type& c,
-                                    const typename S::response_type& r,
-                                    linearize::Caller branch) const {
+  model_t<S> next_model(const model_t<S>& m, const command_t<S>& c, const response_t<S>& r,
+                        linearize::Caller branch) const {
     return observed_next(*spec, m, c, r, branch);
   }
 };
@@ -53,12 +51,11 @@ struct Oracle {
 /// Judges `histories` (one per branch) from `model`, spending at most
 /// `budget` postcondition evaluations.
 template <class S>
-Judgement judge(
-    S& spec, const typename S::model_type& model,
-    const std::vector<History<typename S::command_type, typename S::response_type>>& histories,
-    std::uint64_t budget) {
-  using Cmd = typename S::command_type;
-  using Resp = typename S::response_type;
+Judgement judge(S& spec, const model_t<S>& model,
+                const std::vector<History<command_t<S>, response_t<S>>>& histories,
+                std::uint64_t budget) {
+  using Cmd = command_t<S>;
+  using Resp = response_t<S>;
   std::size_t total = 0;
   for (const History<Cmd, Resp>& h : histories) total += h.size();
   const Oracle<S> oracle{&spec};

@@ -25,7 +25,7 @@ namespace merilo::parallel::detail {
 template <class Cmd, class Resp>
 struct CaseRun {
   /// The failing execution, if one failed as `accept` wanted.
-  std::optional<Outcome<Cmd, Resp>> failure;
+  std::optional<Execution<Cmd, Resp>> failure;
   std::size_t executions = 0;  ///< Executions spent (each a schedule when controlled).
   ScheduleStats stats;         ///< How the case was scheduled.
 };
@@ -46,13 +46,13 @@ inline constexpr std::size_t kMaxStressExecutions = 1'000'000;
 /// case under stress when its first (controlled) execution reached no
 /// merilo::sync operation; that execution counts as the first free one.
 template <class S, class Accept>
-CaseRun<command_of<S>, response_of<S>> run_case(const std::shared_ptr<S>& spec, Crew& crew,
-                                                const CheckOptions& config,
-                                                const Case<command_of<S>>& c, std::size_t run,
-                                                std::size_t free_runs, bool timed, Accept accept) {
-  CaseRun<command_of<S>, response_of<S>> out;
+CaseRun<command_t<S>, response_t<S>> run_case(const std::shared_ptr<S>& spec, Crew& crew,
+                                              const CheckOptions& config,
+                                              const Case<command_t<S>>& c, std::size_t run,
+                                              std::size_t free_runs, bool timed, Accept accept) {
+  CaseRun<command_t<S>, response_t<S>> out;
   ScheduleStats& stats = out.stats;
-  const auto take = [&](Outcome<command_of<S>, response_of<S>>&& o) {
+  const auto take = [&](Execution<command_t<S>, response_t<S>>&& o) {
     ++out.executions;
     if (o.violation && accept(*o.violation)) {
       if (o.controlled) {

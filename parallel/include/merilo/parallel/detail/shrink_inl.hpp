@@ -23,7 +23,7 @@ namespace merilo::parallel::detail {
 
 /// Copies what an execution found into `f`.
 template <class Cmd, class Resp>
-void take_evidence(Failure<Cmd, Resp>& f, Outcome<Cmd, Resp>&& o) {
+void take_evidence(Failure<Cmd, Resp>& f, Execution<Cmd, Resp>&& o) {
   f.violation = std::move(*o.violation);
   f.evidence = o.evidence;
   f.prefix_step = o.prefix_step;
@@ -79,7 +79,7 @@ inline CheckOptions candidate_config(const CheckOptions& config, const ScheduleS
 /// `at` holds its commands' positions in `f.original`.
 template <class S>
 void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckOptions& config,
-            Failure<command_of<S>, response_of<S>>& f, Case<std::size_t> at) {
+            Failure<command_t<S>, response_t<S>>& f, Case<std::size_t> at) {
   const std::string tag = f.violation.tag;
   // Free threads: a failure that took E executions to appear gets 2E
   // attempts per candidate (at least shrink_retries) under stress.
@@ -91,13 +91,13 @@ void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckOptions& conf
   std::size_t spent = 0;
   for (;;) {
     bool progress = false;
-    std::vector<Case<command_of<S>>> candidates = shrink_candidates(f.shrunk);
+    std::vector<Case<command_t<S>>> candidates = shrink_candidates(f.shrunk);
     std::vector<Case<std::size_t>> places = shrink_candidates(at);
     for (std::size_t i = 0; i < candidates.size() && !progress; ++i) {
-      Case<command_of<S>>& candidate = candidates[i];
+      Case<command_t<S>>& candidate = candidates[i];
       if (!case_admissible(*spec, candidate)) continue;
       if (spent >= config.max_shrinks || crew.abandoned() >= kMaxAbandonedThreads) {
-        f.end = statem::ShrinkEnd::bound_hit;
+        f.end = ShrinkEnd::bound_hit;
         return;
       }
       statem::ShrinkStop answer = statem::ShrinkStop::keep_shrinking;
@@ -109,7 +109,7 @@ void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckOptions& conf
         }
       }
       if (answer == statem::ShrinkStop::stop_shrinking) {
-        f.end = statem::ShrinkEnd::bound_hit;
+        f.end = ShrinkEnd::bound_hit;
         return;
       }
       // Free executions count one by one against max_shrinks; a controlled
@@ -131,8 +131,8 @@ void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckOptions& conf
     }
     if (!progress) {
       const bool free = !is_controlled(f.scheduling.scheduler);
-      f.end = free && f.executions_to_failure > 1 ? statem::ShrinkEnd::out_of_retries
-                                                  : statem::ShrinkEnd::converged;
+      f.end =
+          free && f.executions_to_failure > 1 ? ShrinkEnd::out_of_retries : ShrinkEnd::converged;
       return;
     }
   }

@@ -14,10 +14,8 @@ namespace merilo::parallel::detail {
 /// The model after `cmd`, which `caller` ran and which answered `response`:
 /// the widest `next_model` form the spec has.
 template <class S>
-typename S::model_type observed_next(S& spec, const typename S::model_type& model,
-                                     const typename S::command_type& cmd,
-                                     const typename S::response_type& response,
-                                     linearize::Caller caller) {
+model_t<S> observed_next(S& spec, const model_t<S>& model, const command_t<S>& cmd,
+                         const response_t<S>& response, linearize::Caller caller) {
   if constexpr (StepsOnCaller<S>) {
     return spec.next_model(model, cmd, response, caller);
   } else if constexpr (StepsOnResponse<S>) {
@@ -31,8 +29,7 @@ typename S::model_type observed_next(S& spec, const typename S::model_type& mode
 /// response): the two-argument `next_model`, or the model unchanged when
 /// the spec has only the response-seeing forms.
 template <class S>
-typename S::model_type planned_next(S& spec, const typename S::model_type& model,
-                                    const typename S::command_type& cmd) {
+model_t<S> planned_next(S& spec, const model_t<S>& model, const command_t<S>& cmd) {
   if constexpr (StepsOnCommand<S>) {
     return spec.next_model(model, cmd);
   } else {
@@ -43,8 +40,7 @@ typename S::model_type planned_next(S& spec, const typename S::model_type& model
 /// The commands `caller` (a branch's index, or `kPrefixCaller`) draws in
 /// `model`.
 template <class S>
-statem::Gen<typename S::command_type> commands_for(S& spec, const typename S::model_type& model,
-                                                   linearize::Caller caller) {
+statem::Gen<command_t<S>> commands_for(S& spec, const model_t<S>& model, linearize::Caller caller) {
   if constexpr (DrawsPerBranch<S>) {
     return spec.command(model, caller);
   } else {

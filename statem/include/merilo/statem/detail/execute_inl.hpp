@@ -12,13 +12,6 @@ namespace merilo::statem {
 
 namespace detail {
 
-template <class S>
-using model_t = typename S::model_type;
-template <class S>
-using command_t = typename S::command_type;
-template <class S>
-using sut_t = typename S::sut_type;
-
 /// `cmd` through `core::describe`; a throwing describe prints a placeholder.
 template <class Cmd>
 std::string print(const Cmd& cmd) noexcept {

@@ -1,5 +1,5 @@
 // merilo/statem/detail/glue.hpp — the one text every test framework's
-// statem glue (gtest.hpp, catch2.hpp, doctest.hpp) fails a test with.
+// glue (<merilo/gtest.hpp>, catch2.hpp, doctest.hpp) fails a statem test with.
 #ifndef MERILO_STATEM_DETAIL_GLUE_HPP
 #define MERILO_STATEM_DETAIL_GLUE_HPP
 

@@ -23,7 +23,7 @@ std::vector<std::string> described(const std::vector<Cmd>& list) {
 
 /// What one run did: a failure (shrunk), a usage error, or a pass.
 template <class Cmd>
-struct RunOutcome {
+struct RunResult {
   std::optional<Failure<Cmd>> failure;
   std::string error;
   bool starved = false;
@@ -49,10 +49,10 @@ Failure<Cmd> blank_failure(const CheckOptions& config, std::uint64_t seed, std::
 /// `seed`. `grown` is scratch space for the drawn list, reused across the
 /// runs of one check; a passing run copies nothing out of it.
 template <class S>
-RunOutcome<command_t<S>> run_one(S& spec, const CheckOptions& config, std::uint64_t seed,
-                                 std::size_t run, Grown<command_t<S>>& grown) {
+RunResult<command_t<S>> run_one(S& spec, const CheckOptions& config, std::uint64_t seed,
+                                std::size_t run, Grown<command_t<S>>& grown) {
   using Cmd = command_t<S>;
-  RunOutcome<Cmd> out;
+  RunResult<Cmd> out;
   const std::uint64_t size = run_size(run, config.test_count);
   const std::size_t bound = run_length_bound(config.max_commands, size);
   grow_into(spec, seed, run, size, bound, grown);
@@ -98,9 +98,9 @@ RunOutcome<command_t<S>> run_one(S& spec, const CheckOptions& config, std::uint6
 /// run's original list, for the report). A failure is reported with
 /// `replayed` set; a pass means the failure is gone.
 template <class S>
-RunOutcome<command_t<S>> replay_token(S& spec, const CheckOptions& config, std::string_view text) {
+RunResult<command_t<S>> replay_token(S& spec, const CheckOptions& config, std::string_view text) {
   using Cmd = command_t<S>;
-  RunOutcome<Cmd> out;
+  RunResult<Cmd> out;
   ReplayToken token;
   out.error = parse_token(text, config.max_commands, token);
   if (!out.error.empty()) return out;
@@ -167,9 +167,9 @@ inline std::string refuse_reentry() { return core::inside_merilo() ? core::kReen
 }  // namespace detail
 
 template <class S>
-requires Spec<std::remove_cvref_t<S>> CheckResult<typename std::remove_cvref_t<S>::command_type>
-check(S&& spec, const CheckOptions& config) {
-  CheckResult<typename std::remove_cvref_t<S>::command_type> r;
+requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>> check(S&& spec,
+                                                                      const CheckOptions& config) {
+  CheckResult<command_t<S>> r;
   r.error = detail::refuse_reentry();
   if (!r.error.empty()) return r;
   core::EntryGuard guard;
@@ -189,7 +189,7 @@ check(S&& spec, const CheckOptions& config) {
   if (env.seed) seeded.seed = env.seed;
   r.error = detail::validate(seeded, true);
   if (!r.error.empty()) return r;
-  detail::Grown<typename std::remove_cvref_t<S>::command_type> scratch;
+  detail::Grown<command_t<S>> scratch;
   for (std::size_t run = 0; run < seeded.test_count; ++run) {
     auto outcome = detail::run_one(spec, seeded, *seeded.seed, run, scratch);
     if (!outcome.error.empty()) {
@@ -209,15 +209,15 @@ check(S&& spec, const CheckOptions& config) {
 }
 
 template <class S>
-requires Spec<std::remove_cvref_t<S>> CheckResult<typename std::remove_cvref_t<S>::command_type>
-check_run(S&& spec, const CheckOptions& config, std::size_t run) {
-  CheckResult<typename std::remove_cvref_t<S>::command_type> r;
+requires Spec<std::remove_cvref_t<S>> CheckResult<command_t<S>> check_run(
+    S&& spec, const CheckOptions& config, std::size_t run) {
+  CheckResult<command_t<S>> r;
   r.error = detail::refuse_reentry();
   if (!r.error.empty()) return r;
   core::EntryGuard guard;
   r.error = detail::validate(config, false);
   if (!r.error.empty()) return r;
-  detail::Grown<typename std::remove_cvref_t<S>::command_type> scratch;
+  detail::Grown<command_t<S>> scratch;
   auto outcome = detail::run_one(spec, config, *config.seed, run, scratch);
   if (!outcome.error.empty()) {
     r.error = std::move(outcome.error);
@@ -231,9 +231,10 @@ check_run(S&& spec, const CheckOptions& config, std::size_t run) {
 }
 
 template <class S>
-requires Spec<std::remove_cvref_t<S>> Commands<typename std::remove_cvref_t<S>::command_type>
-commands(S&& spec, const CheckOptions& config, std::size_t run) {
-  Commands<typename std::remove_cvref_t<S>::command_type> c;
+requires Spec<std::remove_cvref_t<S>> Commands<command_t<S>> commands(S&& spec,
+                                                                      const CheckOptions& config,
+                                                                      std::size_t run) {
+  Commands<command_t<S>> c;
   c.error = detail::refuse_reentry();
   if (!c.error.empty()) return c;
   core::EntryGuard guard;
@@ -252,8 +253,8 @@ commands(S&& spec, const CheckOptions& config, std::size_t run) {
 }
 
 template <class S>
-requires Spec<std::remove_cvref_t<S>> Execution
-replay(S&& spec, const std::vector<typename std::remove_cvref_t<S>::command_type>& list) {
+requires Spec<std::remove_cvref_t<S>> Execution replay(S&& spec,
+                                                       const std::vector<command_t<S>>& list) {
   Execution e;
   e.error = detail::refuse_reentry();
   if (!e.error.empty()) return e;
