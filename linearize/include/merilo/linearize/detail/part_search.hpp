@@ -396,15 +396,18 @@ class PartSearch {
   // with a non-empty stack.
   std::uint32_t back_up(M& model) {
     for (;;) {
-      Frame frame = std::move(stack_.back());
-      stack_.pop_back();
+      // The top frame is used in place and popped last (moving it out
+      // made g++ -O1 warn that the moved optional may be uninitialised).
+      Frame& frame = stack_.back();
+      const std::uint32_t op = frame.op;
+      const bool unchanged = frame.unchanged;
       cache_->failed(frame.entry);
-      low_water_ = std::min(low_water_, stack_.size());
-      unplace(frame.op);
-      if (frame.undo)
-        UndoOf::restore(spec_, model, operation(frame.op).command, std::move(*frame.undo));
-      unlift(frame.op);
-      if (!frame.unchanged) return next_[call_event(frame.op)];
+      low_water_ = std::min(low_water_, stack_.size() - 1);
+      unplace(op);
+      if (frame.undo) UndoOf::restore(spec_, model, operation(op).command, std::move(*frame.undo));
+      stack_.pop_back();
+      unlift(op);
+      if (!unchanged) return next_[call_event(op)];
       if (stack_.empty()) {  // the initial state itself leads nowhere
         cache_->failed(root_entry_);
         return head_dead();
