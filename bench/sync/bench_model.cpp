@@ -187,6 +187,7 @@ int main() {
       static_cast<double>(rate.executions) * 1000.0 / last_cpu_ms);
   ms::ModelOptions capped;
   capped.max_executions = 5000;
+  capped.fuzz_executions = 0;  // the search alone, not the fuzzer after it
   const ms::ModelResult dpor_rate = timed(capped, two_by_ten, millis);
   std::printf(
       "two threads x ten operations, exhaustive (capped at 5000): %zu executions in %.0f "

@@ -53,10 +53,19 @@ TEST(ParallelNames, WhatOnlyAConcurrentCheckFindsIsTaggedParallel) {
   for (const std::string_view tag :
        {parallel::kNotLinearizableTag, parallel::kUndecidedTag, parallel::kTimeoutTag,
         parallel::kDeadlockTag, parallel::kLivelockTag, parallel::kNondeterministicTag,
-        parallel::kUnlockNotOwnedTag, parallel::kDoubleUnlockTag, parallel::kWaitWithoutLockTag,
-        parallel::kDestroyedLockedTag, parallel::kNoRaceTag}) {
+        parallel::kNoRaceTag}) {
     EXPECT_EQ(tag.substr(0, 9), "parallel.") << tag;
   }
+}
+
+TEST(ParallelNames, MutexMisuseIsTheSchedulingRuntimesVerdictWhicheverEntryPointRanIt) {
+  // The controller names misuse the same way under parallel::check and
+  // sync::model: parallel's names are sync's.
+  EXPECT_EQ(parallel::kUnlockNotOwnedTag, merilo::sync::kUnlockNotOwnedTag);
+  EXPECT_EQ(parallel::kDoubleUnlockTag, merilo::sync::kDoubleUnlockTag);
+  EXPECT_EQ(parallel::kWaitWithoutLockTag, merilo::sync::kWaitWithoutLockTag);
+  EXPECT_EQ(parallel::kDestroyedLockedTag, merilo::sync::kDestroyedLockedTag);
+  EXPECT_EQ(parallel::kUnlockNotOwnedTag.substr(0, 5), "sync.");
 }
 
 /// Whether enum `E` has an enumerator `out_of_retries`.
