@@ -300,18 +300,28 @@ struct Controller::Thread {
   std::vector<const void*> held;
 };
 
-Controller::Controller(std::size_t threads, Chooser chooser, std::size_t max_steps)
-    : threads_(std::min(threads, kMaxControlledThreads)),
-      chooser_(std::move(chooser)),
-      max_steps_(max_steps) {
+namespace {
+
+/// Counts `c` among the active runs and adds it to the registry
+/// (`note_uncontrolled` looks there); undone if that fails.
+void enlist(Controller* c) {
   active_runs.fetch_add(1, std::memory_order_relaxed);
   const std::lock_guard lock(registry_mu());
   try {
-    registry().push_back(this);
+    registry().push_back(c);
   } catch (...) {
     active_runs.fetch_sub(1, std::memory_order_relaxed);
     throw;
   }
+}
+
+}  // namespace
+
+Controller::Controller(std::size_t threads, Chooser chooser, std::size_t max_steps)
+    : threads_(std::min(threads, kMaxControlledThreads)),
+      chooser_(std::move(chooser)),
+      max_steps_(max_steps) {
+  enlist(this);
 }
 
 Controller::Controller(Strategy& strategy, MemoryModel* memory, std::size_t max_steps)
@@ -321,14 +331,7 @@ Controller::Controller(Strategy& strategy, MemoryModel* memory, std::size_t max_
   threads_.emplace_back();
   threads_.front().pending_op = SyncOp::start;  // the body's first step
   if (memory_ != nullptr) memory_->reset();
-  active_runs.fetch_add(1, std::memory_order_relaxed);
-  const std::lock_guard lock(registry_mu());
-  try {
-    registry().push_back(this);
-  } catch (...) {
-    active_runs.fetch_sub(1, std::memory_order_relaxed);
-    throw;
-  }
+  enlist(this);
 }
 
 Controller::~Controller() {
