@@ -1,9 +1,11 @@
-// merilo/explore/detail/expander.hpp — one worker's expansion of frontier
-// chunks into candidates: reaching each world (restore or replay), taking
-// every enabled kind, probing the visited set, checking new worlds.
+// merilo/explore/detail/expander.hpp — what happens to one world
+// (`WorldSteps`: reaching it, the sampled checks, its enabled kinds, its
+// successors, the checks of a new world), shared by the in-process explorer
+// and explore_mpi; and one in-process worker's expansion of frontier chunks
+// into candidates (`Expander`), which adds the visited-set probes.
 //
-// NOTE: included by explorer_inl.hpp only, after explore.hpp has declared
-// the options and result types it uses.
+// NOTE: included by search.hpp and mpi_search_inl.hpp, after explore.hpp has
+// declared the options and result types it uses.
 #ifndef MERILO_EXPLORE_DETAIL_EXPANDER_HPP
 #define MERILO_EXPLORE_DETAIL_EXPANDER_HPP
 
@@ -30,54 +32,156 @@
 
 namespace merilo::explore::detail {
 
-/// One worker's system and the search state it reads.
+/// Whether frontier world `id` is a determinism sample, reached by replay
+/// from reset (in restore mode, and checked against `restore`): the first
+/// `kAlwaysReplayed` worlds, then one in `sample` (0: none).
+[[nodiscard]] constexpr bool determinism_sampled(std::uint64_t id, std::size_t sample) noexcept {
+  return sample != 0 && (id < kAlwaysReplayed || id % sample == 0);
+}
+
+/// What the explorer does to one world, written once for every search that
+/// expands worlds — the in-process workers (`Expander`) and the ranks of
+/// `explore_mpi` (mpi_search_inl.hpp): putting the system into a frontier
+/// world (restore, or replay from reset) with the checks made on a sampled
+/// one, listing its enabled kinds, taking each to a successor with its
+/// stored fingerprint (`state_fingerprint`: canonical for a symmetric
+/// system), and checking a world new to the search. What is new, the ids
+/// and the order of events stay with the caller.
 template <System S>
-class alignas(64) Expander {
+class WorldSteps {
  public:
   using W = world_t<S>;
 
-  Expander(S& sys, bool restore, std::size_t sample, const VisitedSet& visited,
-           const ParentLinks& parents, const TupleIds& tuples, const TupleKeys& keys,
-           const SampledTuples& sampled, const SometimesList<S>& sometimes,
-           const SometimesFirst& first, bool graph)
-      : sys_(&sys),
-        stepper_(sys),
-        graph_(graph),
-        restore_(restore),
-        sample_(sample),
-        visited_(visited),
-        parents_(parents),
-        tuples_(tuples),
-        keys_(keys),
-        sampled_(sampled),
-        sometimes_(sometimes),
-        first_(first) {}
+  /// Steps on `sys` (kept by pointer), with `sometimes` the properties a
+  /// new world is checked against.
+  WorldSteps(S& sys, const SometimesList<S>& sometimes)
+      : sys_(&sys), stepper_(sys), sometimes_(&sometimes) {}
 
-  /// Makes this worker the visited set's only writer while it expands (a
-  /// search on one thread): see `is_new`.
-  void own(VisitedSet& visited) noexcept { owned_ = &visited; }
-  /// Whether `own` was called: its candidates need no insert pass.
-  [[nodiscard]] bool owns() const noexcept { return owned_ != nullptr; }
+  /// The system stepped.
+  [[nodiscard]] S& sys() const noexcept { return *sys_; }
+  /// The step routine (its `error()` is the invariant list's usage error).
+  [[nodiscard]] Stepper<S>& stepper() noexcept { return stepper_; }
+  /// The step routine, to read its `error()` and `names()`.
+  [[nodiscard]] const Stepper<S>& stepper() const noexcept { return stepper_; }
+  /// What the last step or check that broke a rule broke.
+  [[nodiscard]] Violation& broke() noexcept { return broke_; }
+  /// How many kinds the frontier world last visited has enabled.
+  [[nodiscard]] std::size_t enabled_count() const noexcept { return enabled_count_; }
+  /// Its `n`th enabled kind, in kind order.
+  [[nodiscard]] Kind enabled(std::size_t n) const noexcept { return enabled_[n]; }
 
-  /// Expands frontier[first, last) into `out`.
-  void expand(const Frontier<W>& frontier, std::size_t first, std::size_t last,
-              ChunkResult<W>& out) {
-    local_.clear();
-    if constexpr (Restorable<S>) {
-      if (restore_ && !graph_) {
-        expand_batched(frontier, first, last, out);
-        return;
+  /// A frontier world and how it is reached.
+  struct Place {
+    const W* world = nullptr;     // restore mode: the world the frontier keeps
+    Fingerprint fp{};             // replay mode: its stored fingerprint
+    const Trace* path = nullptr;  // its path from reset, when it is replayed
+    bool sampled = false;  // a determinism sample: replayed (and, restoring, checked against it)
+    bool tuple_sampled = false;  // its canonical form is checked (`tuple_sampled(id)`)
+  };
+
+  /// Puts the system into frontier world `at`, makes the checks of a
+  /// sampled world and lists its enabled kinds. Returns `none`, or the
+  /// problem of the world itself (its replay disagrees, a deadlock, a crash)
+  /// with its text in `detail`. An adapter that broke a contract
+  /// (`tuple_key()` against `keys`, the tuples stored; `canonical()`, whose
+  /// error names the trace `path_of()` returns) sets `usage` when it is
+  /// still empty. `steps` counts the replayed steps.
+  template <class PathOf>
+  ViolationKind visit(const Place& at, const TupleKeys& keys, PathOf&& path_of,
+                      std::uint64_t& steps, std::string& detail, std::string& usage) {
+    try {
+      detail = reach(at, steps);
+      if (!detail.empty()) return ViolationKind::nondeterminism;
+      if (at.sampled && usage.empty()) usage = key_problem(keys);
+      if (Symmetric<S> && at.tuple_sampled && usage.empty()) {
+        const std::string rule = canonical_problem(*sys_, stepper_, *sometimes_);
+        if (!rule.empty()) usage = canonical_error(rule, path_of());
       }
-    }
-    for (std::size_t i = first; i < last && !out.problem; ++i) {
-      expand_one(frontier, static_cast<std::uint32_t>(i), out);
+      const std::size_t kinds = sys_->kinds();
+      if (enabled_.size() < kinds) enabled_.resize(kinds);
+      enabled_count_ = 0;
+      for (Kind k = 0; k < kinds; ++k) {
+        enabled_[enabled_count_] = k;
+        enabled_count_ += static_cast<std::size_t>(sys_->enabled(k));
+      }
+      if (enabled_count_ == 0 && !sys_->settled()) {
+        detail = kDeadlockDetail;
+        return ViolationKind::deadlock;
+      }
+      return ViolationKind::none;
+    } catch (...) {
+      detail = core::crash_detail("reset/enabled/settled/canonical", std::current_exception());
+      return ViolationKind::crash;
     }
   }
 
- private:
-  // Replays `path` from reset; "" when it reached `fp`, else why not. `fp`
-  // is the stored fingerprint (`stored`: of the canonical world, for a
-  // symmetric system) or the concrete world's.
+  /// Restore mode: takes every enabled kind of frontier world `from` (the
+  /// system in it, after `visit`), restoring it before each kind but the
+  /// first. `on_world(kind, fp)` runs with the system in the successor and
+  /// `fp` its stored fingerprint; `on_broke(kind)` after a step that broke
+  /// a rule (`broke()`). False, with `detail`, when restoring crashed.
+  template <class OnWorld, class OnBroke>
+  requires Restorable<S>
+  bool take_all(const W& from, std::uint64_t& steps, OnWorld&& on_world, OnBroke&& on_broke,
+                std::string& detail) {
+    for (std::size_t n = 0; n < enabled_count_; ++n) {
+      const Kind kind = enabled_[n];
+      try {
+        if (n > 0) sys_->restore(from);
+      } catch (...) {
+        detail = core::crash_detail("restore", std::current_exception());
+        return false;
+      }
+      ++steps;
+      const StepEnd end = stepper_.take(kind, nullptr, broke_, [&] {
+        on_world(kind, state_fingerprint(*sys_, sys_->world()));
+        return false;
+      });
+      if (end == StepEnd::broke) on_broke(kind);
+    }
+    return true;
+  }
+
+  /// How checking a new world ended.
+  enum class Checked : std::uint8_t {
+    holds,       ///< every invariant holds
+    broke,       ///< an invariant broke (`broke()`); the world is still a world
+    failed,      ///< something else broke (`broke()`): a crash
+  };
+
+  /// Checks world `w`, new to the search: restores it, evaluates the
+  /// invariants and, unless that failed, runs `on_new()` with the system in
+  /// it (the caller's tuple and sometimes bookkeeping: see `satisfied`).
+  template <class OnNew>
+  requires Restorable<S>
+  Checked check_new(const W& w, OnNew&& on_new) {
+    try {
+      sys_->restore(w);
+      Checked out = Checked::holds;
+      if (stepper_.check(nullptr, broke_) == StepEnd::broke) {
+        if (broke_.kind != ViolationKind::invariant) return Checked::failed;
+        out = Checked::broke;
+      }
+      on_new();
+      return out;
+    } catch (...) {
+      broke_ = Violation{ViolationKind::crash,
+                         {},
+                         {},
+                         core::crash_detail("restore/tuple/sometimes", std::current_exception())};
+      return Checked::failed;
+    }
+  }
+
+  /// The sometimes properties of `open` that the world the system is in
+  /// satisfies.
+  [[nodiscard]] std::uint64_t satisfied(std::uint64_t open) const {
+    return open == 0 ? 0 : sometimes_->satisfied(*sys_, open);
+  }
+
+  /// Replays `path` from reset; "" when it reached `fp`, else why not. `fp`
+  /// is the stored fingerprint (`stored`: of the canonical world, for a
+  /// symmetric system) or the concrete world's. `steps` counts the steps.
   std::string replay_to(const Trace& path, const Fingerprint& fp, bool stored,
                         std::uint64_t& steps) {
     sys_->reset();
@@ -104,17 +208,17 @@ class alignas(64) Expander {
     return {};
   }
 
-  // Puts the system into frontier world `index`; "" on success, else why not.
-  // In restore mode, a sampled world is also reached by replay, and
-  // world() after restore is checked against the world stored.
-  std::string reach(const Frontier<W>& frontier, std::uint32_t index, const Trace& path,
-                    bool sampled, std::uint64_t& steps) {
+ private:
+  // Puts the system into frontier world `at`; "" on success, else why not.
+  // A sampled world in restore mode is also reached by replay, and world()
+  // after restore is checked against the world stored.
+  std::string reach(const Place& at, std::uint64_t& steps) {
     if constexpr (Restorable<S>) {
-      if (restore_) {
-        const W& stored = frontier.world(index);
-        if (sampled) {
+      if (at.world != nullptr) {
+        const W& stored = *at.world;
+        if (at.sampled) {
           const Fingerprint fp = fingerprint(stored);
-          std::string why = replay_to(path, fp, false, steps);
+          std::string why = replay_to(*at.path, fp, false, steps);
           if (!why.empty()) return why;
           const std::string replayed = sys_->tuple();
           sys_->restore(stored);
@@ -131,92 +235,146 @@ class alignas(64) Expander {
         return {};
       }
     }
-    return replay_to(path, frontier.fp(index), true, steps);
+    return replay_to(*at.path, at.fp, true, steps);
   }
 
   // On a sampled world: the tuple of its key must be the tuple it shows.
-  void check_key(ChunkResult<W>& out) {
+  std::string key_problem(const TupleKeys& keys) {
     if constexpr (TupleKeyed<S>) {
       const std::uint64_t key = sys_->tuple_key();
-      const auto it = keys_.find(key);
-      if (it == keys_.end()) return;
+      const auto it = keys.find(key);
+      if (it == keys.end()) return {};
       std::string tuple = sys_->tuple();
-      if (tuple != it->second && out.usage_error.empty()) {
-        out.usage_error = "merilo: tuple_key() returned " + std::to_string(key) +
-                          " for two different tuples, \"" + it->second + "\" and \"" + tuple +
-                          "\"; equal keys must mean equal tuples";
-      }
+      if (tuple == it->second) return {};
+      return "merilo: tuple_key() returned " + std::to_string(key) + " for two different tuples, \"" +
+             it->second + "\" and \"" + tuple + "\"; equal keys must mean equal tuples";
     } else {
-      (void)out;
+      (void)keys;
+      return {};
     }
   }
 
-  // On a sampled world: its canonical form must keep the rules of one.
-  void check_canonical(std::uint32_t id, ChunkResult<W>& out) {
-    if (!out.usage_error.empty()) return;
-    const std::string rule = canonical_problem(*sys_, stepper_, sometimes_);
-    if (!rule.empty()) out.usage_error = canonical_error(rule, parents_.path(id));
+  S* sys_;
+  Stepper<S> stepper_;
+  Violation broke_;  // the violation of the last step or check that broke a rule
+  const SometimesList<S>* sometimes_;
+  // The enabled kinds of the world visited: the first `enabled_count_`
+  // entries (sized once, to the kind count, so listing them is a store per
+  // kind and no growth check).
+  std::vector<Kind> enabled_;
+  std::size_t enabled_count_ = 0;
+};
+
+/// One worker's system and the search state it reads.
+template <System S>
+class alignas(64) Expander {
+ public:
+  using W = world_t<S>;
+
+  Expander(S& sys, bool restore, std::size_t sample, const VisitedSet& visited,
+           const ParentLinks& parents, const TupleIds& tuples, const TupleKeys& keys,
+           const SampledTuples& sampled, const SometimesList<S>& sometimes,
+           const SometimesFirst& first, bool graph)
+      : world_(sys, sometimes),
+        graph_(graph),
+        restore_(restore),
+        sample_(sample),
+        visited_(visited),
+        parents_(parents),
+        tuples_(tuples),
+        keys_(keys),
+        sampled_(sampled),
+        first_(first) {}
+
+  /// Makes this worker the visited set's only writer while it expands (a
+  /// search on one thread): see `is_new`.
+  void own(VisitedSet& visited) noexcept { owned_ = &visited; }
+  /// Whether `own` was called: its candidates need no insert pass.
+  [[nodiscard]] bool owns() const noexcept { return owned_ != nullptr; }
+
+  /// Expands frontier[first, last) into `out`.
+  void expand(const Frontier<W>& frontier, std::size_t first, std::size_t last,
+              ChunkResult<W>& out) {
+    local_.clear();
+    if constexpr (Restorable<S>) {
+      if (restore_ && !graph_) {
+        expand_batched(frontier, first, last, out);
+        return;
+      }
+    }
+    for (std::size_t i = first; i < last && !out.problem; ++i) {
+      expand_one(frontier, static_cast<std::uint32_t>(i), out);
+    }
   }
 
+ private:
+  using Checked = typename WorldSteps<S>::Checked;
+
+  [[nodiscard]] S& sys() const noexcept { return world_.sys(); }
+
   // Puts the system into frontier world `index` and lists its enabled
-  // kinds; false (with `out.problem` set) when the world itself is a problem.
+  // kinds (WorldSteps::visit); false (with `out.problem` set) when the world
+  // itself is a problem.
   bool prepare(const Frontier<W>& frontier, std::uint32_t index, Trace& path, ChunkResult<W>& out) {
     const std::uint32_t id = frontier.id(index);
-    const bool sampled = sample_ != 0 && (id < kAlwaysReplayed || id % sample_ == 0);
+    const bool sampled = determinism_sampled(id, sample_);
     path = restore_ && !sampled ? Trace{} : parents_.path(id);
-    try {
-      std::string why = reach(frontier, index, path, sampled, out.steps);
-      if (!why.empty()) {
-        out.problem = FrontierProblem{ViolationKind::nondeterminism, index, std::move(why)};
-        return false;
-      }
-      if (sampled) check_key(out);
-      keep_tuples_ = tuple_sampled(id);
-      if (Symmetric<S> && keep_tuples_) check_canonical(id, out);
-      const std::size_t kinds = sys_->kinds();
-      if (enabled_.size() < kinds) enabled_.resize(kinds);
-      enabled_count_ = 0;
-      for (Kind k = 0; k < kinds; ++k) {
-        enabled_[enabled_count_] = k;
-        enabled_count_ += static_cast<std::size_t>(sys_->enabled(k));
-      }
-      if (enabled_count_ == 0 && !sys_->settled()) {
-        out.problem = FrontierProblem{ViolationKind::deadlock, index, std::string(kDeadlockDetail)};
-        return false;
-      }
-      if (graph_) from_ = sys_->tuple();
-    } catch (...) {
-      out.problem = FrontierProblem{
-          ViolationKind::crash, index,
-          core::crash_detail("reset/enabled/settled/canonical", std::current_exception())};
+    keep_tuples_ = tuple_sampled(id);
+    typename WorldSteps<S>::Place at;
+    if (restore_) {
+      at.world = &frontier.world(index);
+    } else {
+      at.fp = frontier.fp(index);
+    }
+    at.path = &path;
+    at.sampled = sampled;
+    at.tuple_sampled = keep_tuples_;
+    std::string detail;
+    const ViolationKind problem = world_.visit(
+        at, keys_, [&] { return parents_.path(id); }, out.steps, detail, out.usage_error);
+    if (problem != ViolationKind::none) {
+      out.problem = FrontierProblem{problem, index, std::move(detail)};
       return false;
+    }
+    if (graph_) {
+      try {
+        from_ = sys().tuple();
+      } catch (...) {
+        out.problem = FrontierProblem{
+            ViolationKind::crash, index,
+            core::crash_detail("reset/enabled/settled/canonical", std::current_exception())};
+        return false;
+      }
     }
     return true;
   }
 
+  // Replay mode, or a graph: each successor is probed as it is taken, and
+  // its invariants are checked (by the step) only when it is new.
   void expand_one(const Frontier<W>& frontier, std::uint32_t index, ChunkResult<W>& out) {
     Trace path;
     if (!prepare(frontier, index, path, out)) return;
-    for (std::size_t n = 0; n < enabled_count_; ++n) {
+    const Fingerprint at = restore_ ? Fingerprint{} : frontier.fp(index);
+    for (std::size_t n = 0; n < world_.enabled_count(); ++n) {
       Candidate c;
       c.parent = index;
-      c.kind = static_cast<std::uint32_t>(enabled_[n]);
+      c.kind = static_cast<std::uint32_t>(world_.enabled(n));
       try {
         if (n > 0) {
-          std::string why = reach(frontier, index, path, false, out.steps);
+          std::string why = reach(frontier, index, at, path, out.steps);
           if (!why.empty()) {
             out.problem = FrontierProblem{ViolationKind::nondeterminism, index, std::move(why)};
             return;
           }
         }
-        if (graph_) label_ = sys_->describe(c.kind);
+        if (graph_) label_ = sys().describe(c.kind);
         const Step taken = step(c, out);
         if (taken != Step::failed) keep_tuple(c.fp, c.parent, c.kind, out);
         if (graph_ && taken != Step::failed) {
-          out.edges.insert(TupleGraph::Edge{from_, label_, std::string(sys_->tuple())});
+          out.edges.insert(TupleGraph::Edge{from_, label_, std::string(sys().tuple())});
         }
         if (taken != Step::fresh) continue;
-        if (restore_) out.worlds.push_back(sys_->world());
+        if (restore_) out.worlds.push_back(sys().world());
       } catch (...) {
         fail(c, ViolationKind::crash,
              core::crash_detail("reset/describe/tuple/world/sometimes", std::current_exception()),
@@ -225,6 +383,21 @@ class alignas(64) Expander {
       }
       out.candidates.push_back(c);
     }
+  }
+
+  // Puts the system back into frontier world `index` for its next kind:
+  // restore, or replay from reset to its fingerprint `fp`.
+  std::string reach(const Frontier<W>& frontier, std::uint32_t index, const Fingerprint& fp,
+                    const Trace& path, std::uint64_t& steps) {
+    if constexpr (Restorable<S>) {
+      if (restore_) {
+        sys().restore(frontier.world(index));
+        return {};
+      }
+    }
+    (void)frontier;
+    (void)index;
+    return world_.replay_to(path, fp, true, steps);
   }
 
   // A successor of the batched expansion, before the visited set is asked.
@@ -249,27 +422,23 @@ class alignas(64) Expander {
       const auto index = static_cast<std::uint32_t>(i);
       Trace path;
       if (!prepare(frontier, index, path, out)) break;
-      for (std::size_t n = 0; n < enabled_count_; ++n) {
-        const auto kind = static_cast<std::uint32_t>(enabled_[n]);
-        try {
-          if (n > 0) sys_->restore(frontier.world(index));
-        } catch (...) {
-          out.problem = FrontierProblem{ViolationKind::crash, index,
-                                        core::crash_detail("restore", std::current_exception())};
-          break;
-        }
-        ++out.steps;
-        const StepEnd end = stepper_.take(kind, nullptr, broke_, [&] {
-          const W& w = sys_->world();
-          pending_.push_back(Pending{state_fingerprint(*sys_, w), index, kind, w});
-          keep_tuple(pending_.back().fp, index, kind, out);
-          return false;
-        });
-        if (end == StepEnd::broke && !failure) {
-          cut = pending_.size();
-          failure = StepFailure{0, index, kind, broke_.kind, std::move(broke_.detail)};
-        }
-      }
+      std::string why;
+      const bool reached = world_.take_all(
+          frontier.world(index), out.steps,
+          [&](Kind k, const Fingerprint& fp) {
+            const auto kind = static_cast<std::uint32_t>(k);
+            pending_.push_back(Pending{fp, index, kind, sys().world()});
+            keep_tuple(fp, index, kind, out);
+          },
+          [&](Kind k) {
+            if (failure) return;
+            cut = pending_.size();
+            Violation& broke = world_.broke();
+            failure = StepFailure{0, index, static_cast<std::uint32_t>(k), broke.kind,
+                                  std::move(broke.detail)};
+          },
+          why);
+      if (!reached) out.problem = FrontierProblem{ViolationKind::crash, index, std::move(why)};
     }
     if (out.problem) return;  // a frontier world's problem comes first
     constexpr std::size_t kAhead = 16;
@@ -284,20 +453,16 @@ class alignas(64) Expander {
       c.fresh = fresh;
       c.parent = p.parent;
       c.kind = p.kind;
-      try {
-        sys_->restore(p.world);
-        if (stepper_.check(nullptr, broke_) == StepEnd::broke && !note_broken(c, out)) {
-          failure = StepFailure{0, c.parent, c.kind, broke_.kind, std::move(broke_.detail)};
-          break;
-        }
+      const Checked checked = world_.check_new(p.world, [&] {
         note_tuple(c, out);
         note_sometimes(c, out);
-      } catch (...) {
-        failure =
-            StepFailure{0, c.parent, c.kind, ViolationKind::crash,
-                        core::crash_detail("restore/tuple/sometimes", std::current_exception())};
+      });
+      if (checked == Checked::failed) {
+        Violation& broke = world_.broke();
+        failure = StepFailure{0, c.parent, c.kind, broke.kind, std::move(broke.detail)};
         break;
       }
+      if (checked == Checked::broke) note_broken(c, out);
       out.worlds.push_back(p.world);
       out.candidates.push_back(c);
     }
@@ -313,7 +478,7 @@ class alignas(64) Expander {
   // frontier world it came from is tuple_sampled.
   void keep_tuple(const Fingerprint& fp, std::uint32_t parent, std::uint32_t kind,
                   ChunkResult<W>& out) {
-    if (keep_tuples_) out.sampled.push_back(SampledTuple{fp, parent, kind, sys_->tuple()});
+    if (keep_tuples_) out.sampled.push_back(SampledTuple{fp, parent, kind, sys().tuple()});
   }
 
   void fail(const Candidate& c, ViolationKind problem, std::string detail, ChunkResult<W>& out) {
@@ -325,30 +490,32 @@ class alignas(64) Expander {
   // world was seen before. Its invariants are checked only when it is new.
   Step step(Candidate& c, ChunkResult<W>& out) {
     ++out.steps;
-    const StepEnd end = stepper_.take(c.kind, nullptr, broke_, [&] {
-      c.fp = state_fingerprint(*sys_, sys_->world());
+    Violation& broke = world_.broke();
+    const StepEnd end = world_.stepper().take(c.kind, nullptr, broke, [&] {
+      c.fp = state_fingerprint(sys(), sys().world());
       return is_new(c.fp, c.fresh);
     });
     if (end == StepEnd::seen) return Step::seen;
-    if (end == StepEnd::broke && !note_broken(c, out)) {
-      fail(c, broke_.kind, std::move(broke_.detail), out);
-      return Step::failed;
+    if (end == StepEnd::broke) {
+      if (broke.kind != ViolationKind::invariant) {
+        fail(c, broke.kind, std::move(broke.detail), out);
+        return Step::failed;
+      }
+      note_broken(c, out);
     }
     note_tuple(c, out);
     note_sometimes(c, out);
     return Step::fresh;
   }
 
-  // After a step whose checks broke a rule (`broke_`): records a broken
-  // invariant in `c`'s extra, so the merge reports it if `c` is new; false
-  // when what broke is not an invariant, which fails the step instead.
-  bool note_broken(Candidate& c, ChunkResult<W>& out) {
-    if (broke_.kind != ViolationKind::invariant) return false;
+  // Records the broken invariant of the new world `c` (`broke()`) in its
+  // extra, so the merge reports it if `c` is new.
+  void note_broken(Candidate& c, ChunkResult<W>& out) {
+    Violation& broke = world_.broke();
     CandidateExtra& x = out.extra_of(c);
     x.broke = true;
-    x.invariant = std::move(broke_.invariant);
-    x.detail = std::move(broke_.detail);
-    return true;
+    x.invariant = std::move(broke.invariant);
+    x.detail = std::move(broke.detail);
   }
 
   // Whether successor `fp` is new to the search as far as this worker can
@@ -371,24 +538,22 @@ class alignas(64) Expander {
 
   // Marks the open sometimes properties the new world `c` satisfies.
   void note_sometimes(Candidate& c, ChunkResult<W>& out) {
-    const std::uint64_t open = first_.open();
-    if (open == 0) return;
-    const std::uint64_t hit = sometimes_.satisfied(*sys_, open);
+    const std::uint64_t hit = world_.satisfied(first_.open());
     if (hit != 0) out.extra_of(c).reached = hit;
   }
 
   // Builds the tuple string only for a tuple this worker has not met.
   void note_tuple(Candidate& c, ChunkResult<W>& out) {
     if constexpr (TupleKeyed<S>) {
-      const std::uint64_t key = sys_->tuple_key();
+      const std::uint64_t key = sys().tuple_key();
       if (!known_keys_.insert(Fingerprint{core::mix64(key), key})) return;
       if (keys_.contains(key)) return;
       CandidateExtra& x = out.extra_of(c);
-      x.tuple = sys_->tuple();
+      x.tuple = sys().tuple();
       x.key = key;
       x.new_tuple = true;
     } else {
-      std::string tuple = sys_->tuple();
+      std::string tuple = sys().tuple();
       if (tuples_.contains(tuple) || known_tuples_.contains(tuple)) return;
       known_tuples_.insert(tuple);
       CandidateExtra& x = out.extra_of(c);
@@ -397,9 +562,7 @@ class alignas(64) Expander {
     }
   }
 
-  S* sys_;
-  Stepper<S> stepper_;
-  Violation broke_;  // the violation of the last step that broke a rule
+  WorldSteps<S> world_;  // what happens to one world, shared with explore_mpi
   bool graph_;
   std::string from_;   // the frontier world's tuple, with a graph
   std::string label_;  // the step's description, with a graph
@@ -410,16 +573,10 @@ class alignas(64) Expander {
   const TupleIds& tuples_;
   const TupleKeys& keys_;
   const SampledTuples& sampled_;
-  const SometimesList<S>& sometimes_;
   const SometimesFirst& first_;  // read between merges only: which are still open
   bool keep_tuples_ = false;     // the frontier world being expanded is tuple_sampled
   VisitedSet* owned_ = nullptr;  // the visited set, when this is the only worker
   FingerprintShard local_;       // successors this chunk has produced
-  // The enabled kinds of the world being expanded: the first
-  // `enabled_count_` entries (sized once, to the kind count, so listing them
-  // is a store per kind and no growth check).
-  std::vector<Kind> enabled_;
-  std::size_t enabled_count_ = 0;
   std::vector<Pending> pending_;  // the batched expansion's successors
   // Tuples (or keys) this worker has marked new: the first occurrence in
   // chunk order of a tuple is always marked (docs/design/explorer.md).

@@ -1,16 +1,20 @@
 // merilo/explore/detail/mpi_search_inl.hpp — the distributed explorer's
 // body (mpi.hpp).
 //
-// Every rank runs one `MpiSearch`, in lock step. A level: (1) the paths of
-// the frontier worlds picked for a replay from reset are rebuilt across
-// ranks; (2) each rank expands its own frontier worlds, in global-id order,
-// one slice at a time, and sends each successor to its owner, which keeps
-// the first occurrence by order key (parent's global id, kind) and checks
-// the invariants of each world new to it; (3) the holder of each range of
-// parent ids numbers the new worlds whose parents fall in it, in key order,
-// which gives every world the id the in-process explorer gives it; (4) the
-// ranks agree on the level's first event, store the new worlds that come
-// before it and go on or stop. docs/design/explorer-mpi.md says why.
+// Every rank runs one `MpiSearch`, in lock step. What happens to one world
+// — reaching it, its sampled checks, its enabled kinds, its successors and
+// their fingerprints, the checks of a new world — is the in-process
+// explorer's own code (`WorldSteps`, expander.hpp); this file adds what is
+// MPI's. A level: (1) the paths of the frontier worlds picked for a replay
+// from reset are rebuilt across ranks; (2) each rank expands its own
+// frontier worlds, in global-id order, one slice at a time, and sends each
+// successor to its owner, which keeps the first occurrence by order key
+// (parent's global id, kind) and checks each world new to it; (3) the
+// holder of each range of parent ids numbers the new worlds whose parents
+// fall in it, in key order, which gives every world the id the in-process
+// explorer gives it; (4) the ranks agree on the level's first event, store
+// the new worlds that come before it and go on or stop.
+// docs/design/explorer-mpi.md says why.
 #ifndef MERILO_EXPLORE_DETAIL_MPI_SEARCH_INL_HPP
 #define MERILO_EXPLORE_DETAIL_MPI_SEARCH_INL_HPP
 
@@ -30,6 +34,7 @@
 
 #include <merilo/core/crash.hpp>
 #include <merilo/core/reentry.hpp>
+#include <merilo/explore/detail/expander.hpp>  // WorldSteps
 #include <merilo/explore/detail/mpi_comm.hpp>
 #include <merilo/explore/detail/mpi_search.hpp>
 #include <merilo/explore/detail/sometimes.hpp>  // SometimesList
@@ -52,8 +57,8 @@ class MpiSearch {
   MpiSearch(S& sys, const ExploreOptions& options)
       : sys_(sys),
         options_(options),
-        stepper_(sys),
         sometimes_(sys),
+        world_(sys, sometimes_),
         some_(sometimes_.names().size()),
         me_(rank()),
         ranks_(mpi::ranks()),
@@ -61,13 +66,15 @@ class MpiSearch {
 
   /// A usage error in the system's invariant or sometimes list, or "".
   [[nodiscard]] const std::string& error() const noexcept {
-    return stepper_.error().empty() ? sometimes_.error() : stepper_.error();
+    const std::string& invariants = world_.stepper().error();
+    return invariants.empty() ? sometimes_.error() : invariants;
   }
 
   MpiResult run() {
     result_.require_complete = options_.require_complete;
     result_.name = options_.name;
-    result_.invariants = stepper_.names();
+    result_.invariants = world_.stepper().names();
+    result_.symmetry = Symmetric<S>;
     if (start()) {
       for (std::size_t level = 0; expand_level(level); ++level) {
       }
@@ -106,8 +113,13 @@ class MpiSearch {
   };
 
   [[nodiscard]] bool sampled(std::uint64_t gid) const noexcept {
-    const std::size_t n = options_.determinism_sample;
-    return n != 0 && (gid < kAlwaysReplayed || gid % n == 0);
+    return determinism_sampled(gid, options_.determinism_sample);
+  }
+  // The worlds whose paths are rebuilt before their level: the replayed
+  // ones, and for a symmetric system those whose canonical form is checked
+  // (a broken canonical() is reported with the trace).
+  [[nodiscard]] bool needs_path(std::uint64_t gid) const noexcept {
+    return sampled(gid) || (Symmetric<S> && tuple_sampled(static_cast<std::uint32_t>(gid)));
   }
   [[nodiscard]] unsigned owner(const Fingerprint& fp) const noexcept {
     return static_cast<unsigned>(FingerprintTable::shard_of(fp) % ranks_);
@@ -115,13 +127,14 @@ class MpiSearch {
 
   bool start() {
     Violation initial;
-    if (stepper_.start(initial) == StepEnd::broke && initial.kind == ViolationKind::crash) {
+    if (world_.stepper().start(initial) == StepEnd::broke &&
+        initial.kind == ViolationKind::crash) {
       result_.violation = std::move(initial);
       return false;
     }
     try {
       const W& w = sys_.world();
-      const Fingerprint fp = fingerprint(w);
+      const Fingerprint fp = state_fingerprint(sys_, w);
       root_ = Node{owner(fp), 0};
       states_ = 1;
       level_size_ = 1;
@@ -163,7 +176,7 @@ class MpiSearch {
       local_.clear();
       const std::size_t begin = static_cast<std::size_t>(s * kSlice);
       for (std::size_t i = begin; i < std::min<std::size_t>(begin + kSlice, own); ++i) {
-        const Trace* path = sampled(gids_[i]) ? &replays[replay++] : nullptr;
+        const Trace* path = needs_path(gids_[i]) ? &replays[replay++] : nullptr;
         expand(i, path, out);
       }
       receive(exchange(out, &bytes_sent_));
@@ -182,7 +195,7 @@ class MpiSearch {
   std::vector<Trace> sampled_paths() {
     std::vector<Node> q;
     for (std::size_t i = 0; i < gids_.size(); ++i) {
-      if (sampled(gids_[i])) q.push_back(Node{me_, frontier_.id(i)});
+      if (needs_path(gids_[i])) q.push_back(Node{me_, frontier_.id(i)});
     }
     return paths(links_, q, root_, ranks_, &bytes_sent_);
   }
@@ -204,93 +217,48 @@ class MpiSearch {
                    std::move(v.detail)};
   }
 
-  // Replays `path` from reset to the stored world, as the in-process
-  // explorer does for its sampled worlds; "" when it agrees.
-  std::string replay_to(const Trace& path, const W& stored) {
-    const Fingerprint fp = fingerprint(stored);
-    sys_.reset();
-    for (std::size_t step = 0; step < path.size(); ++step) {
-      const Kind k = path[step];
-      if (k >= sys_.kinds() || !sys_.enabled(k)) {
-        return "on replay, kind " + std::to_string(k) + " was not enabled at step " +
-               std::to_string(step + 1) + " of a path that reached this world before";
-      }
-      ++steps_;
-      if (Status st = sys_.apply(k); !st.ok()) {
-        return "on replay, step " + std::to_string(step + 1) +
-               " failed where it succeeded before: " + st.detail();
-      }
-    }
-    if (!(fingerprint(sys_.world()) == fp)) {
-      return "replaying the same path from reset reached a different world (a clock, random "
-             "number or other state outside the world leaked in)";
-    }
-    const std::string replayed = sys_.tuple();
-    sys_.restore(stored);
-    if (!(fingerprint(sys_.world()) == fp)) {
-      return "after restore(world), world() returned a different world";
-    }
-    if (std::string restored = sys_.tuple(); restored != replayed) {
-      return tuple_mismatch(replayed, restored, "after replaying its path, then restore(world)");
-    }
-    return {};
-  }
-
-  // Expands frontier world `i` into the owners' buffers.
+  // Expands frontier world `i` (WorldSteps) into the owners' buffers.
   void expand(std::size_t i, const Trace* path, std::vector<Bytes>& out) {
     const std::uint64_t gid = gids_[i];
     const std::uint32_t local = frontier_.id(i);
-    const W stored = frontier_.world(i);
-    enabled_.clear();
-    try {
-      if (path != nullptr) {
-        if (std::string why = replay_to(*path, stored); !why.empty()) {
-          problem(gid, local, ViolationKind::nondeterminism, std::move(why));
-          return;
-        }
-      } else {
-        sys_.restore(stored);
-      }
-      for (Kind k = 0; k < sys_.kinds(); ++k) {
-        if (sys_.enabled(k)) enabled_.push_back(k);
-      }
-      if (enabled_.empty() && !sys_.settled()) {
-        problem(gid, local, ViolationKind::deadlock,
-                "no kind is enabled and the system is not settled");
-        return;
-      }
-    } catch (...) {
-      problem(gid, local, ViolationKind::crash,
-              core::crash_detail("reset/enabled/settled", std::current_exception()));
+    const W& from = frontier_.world(i);
+    typename WorldSteps<S>::Place at;
+    at.world = &from;
+    at.path = path;
+    at.sampled = sampled(gid);
+    at.tuple_sampled = tuple_sampled(static_cast<std::uint32_t>(gid));
+    std::string detail;
+    std::string usage;
+    const ViolationKind kind = world_.visit(
+        at, known_keys_, [&] { return *path; }, steps_, detail, usage);
+    if (!usage.empty()) usage_error(gid, std::move(usage));
+    if (kind != ViolationKind::none) {
+      problem(gid, local, kind, std::move(detail));
       return;
     }
-    for (std::size_t n = 0; n < enabled_.size(); ++n) {
-      const auto kind = static_cast<std::uint32_t>(enabled_[n]);
-      try {
-        if (n > 0) sys_.restore(stored);
-      } catch (...) {
-        problem(gid, local, ViolationKind::crash,
-                core::crash_detail("restore", std::current_exception()));
-        return;
-      }
-      ++steps_;
-      ++transitions_;
-      Fingerprint fp;
-      const StepEnd end = stepper_.take(kind, nullptr, broke_, [&] {
-        fp = fingerprint(sys_.world());
-        return false;
-      });
-      if (end == StepEnd::broke) {
-        failure(order_key(gid, kind), local, broke_, false);
-        continue;
-      }
-      if (!local_.insert(fp)) continue;  // this slice sent it already, from an earlier key
-      Writer w(out[owner(fp)]);
-      w.put(static_cast<std::uint32_t>(gid));
-      w.put(local);
-      w.put(static_cast<std::uint16_t>(kind));
-      w.put(sys_.world());
-    }
+    transitions_ += world_.enabled_count();
+    const bool reached = world_.take_all(
+        from, steps_,
+        [&](Kind k, const Fingerprint& fp) {
+          if (!local_.insert(fp)) return;  // this slice sent it already, from an earlier key
+          Writer w(out[owner(fp)]);
+          w.put(static_cast<std::uint32_t>(gid));
+          w.put(local);
+          w.put(static_cast<std::uint16_t>(k));
+          w.put(sys_.world());
+        },
+        [&](Kind k) {
+          failure(order_key(gid, static_cast<std::uint32_t>(k)), local, world_.broke(), false);
+        },
+        detail);
+    if (!reached) problem(gid, local, ViolationKind::crash, std::move(detail));
+  }
+
+  // A broken adapter contract (tuple_key(), canonical()) met at frontier
+  // world `gid`: the least one over the ranks ends the search as a usage
+  // error, as in the in-process explorer.
+  void usage_error(std::uint64_t gid, std::string text) {
+    if (gid < usage_.order) usage_ = Event{gid, ViolationKind::none, false, {}, 0, {}, std::move(text)};
   }
 
   // Keeps the successors this rank owns: the first time a world is met it
@@ -304,7 +272,7 @@ class MpiSearch {
         const auto kind = rd.get<std::uint16_t>();
         W world;
         std::memcpy(static_cast<void*>(&world), rd.skip(sizeof(W)), sizeof(W));
-        const Fingerprint fp = fingerprint(world);
+        const Fingerprint fp = state_fingerprint(sys_, world);
         const std::uint64_t key = order_key(parent_gid, kind);
         if (!visited_.insert(fp)) {
           const std::uint64_t at = index_.find(fp);
@@ -313,6 +281,15 @@ class MpiSearch {
             p.key = key;
             p.parent_local = parent_local;
             p.parent_rank = r;
+            if constexpr (Symmetric<S>) {
+              // Another world of the same canonical form: the in-process
+              // explorer keeps (and checks) the one of the least key.
+              if (std::memcmp(static_cast<const void*>(&p.world), static_cast<const void*>(&world),
+                              sizeof(W)) != 0) {
+                p.world = world;
+                check(static_cast<std::uint32_t>(at));
+              }
+            }
           }
           continue;
         }
@@ -325,24 +302,18 @@ class MpiSearch {
     }
   }
 
-  // The invariants and the tuple of new world `at`.
+  // The invariants, the tuple and the sometimes properties of new world
+  // `at` (WorldSteps::check_new).
   void check(std::uint32_t at) {
     Pending& p = pending_[at];
-    try {
-      sys_.restore(p.world);
-      if (stepper_.check(nullptr, broke_) == StepEnd::broke) {
-        broken_.emplace(at, std::move(broke_));
-        if (broken_[at].kind != ViolationKind::invariant) return;
-      }
+    p.tuple = kNoTuple;
+    p.reached = 0;
+    broken_.erase(at);
+    const auto checked = world_.check_new(p.world, [&] {
       p.tuple = note_tuple();
-      p.reached = sometimes_.satisfied(sys_, sometimes_.all());
-    } catch (...) {
-      broken_[at] =
-          Violation{ViolationKind::crash,
-                    {},
-                    {},
-                    core::crash_detail("restore/tuple/sometimes", std::current_exception())};
-    }
+      p.reached = world_.satisfied(sometimes_.all());
+    });
+    if (checked != WorldSteps<S>::Checked::holds) broken_.insert_or_assign(at, world_.broke());
   }
 
   // The level tuple of the world the system is in, or kNoTuple when this
@@ -448,6 +419,10 @@ class MpiSearch {
   // Agrees on how the level ends, stores the new worlds before that, and
   // says whether the search goes on.
   bool settle(std::size_t level, std::uint64_t first_gid, std::uint64_t fresh) {
+    if (const Event u = agree(usage_, &bytes_sent_); u.found()) {
+      result_.error = u.detail;
+      return false;
+    }
     const Event e = first_event(fresh);
     const Event p = agree(problem_, &bytes_sent_);
     std::uint64_t stored = states_ + fresh;
@@ -658,8 +633,8 @@ class MpiSearch {
 
   S& sys_;
   const ExploreOptions& options_;
-  Stepper<S> stepper_;
   SometimesList<S> sometimes_;
+  WorldSteps<S> world_;  // what happens to one world, shared with explore()
   std::vector<SomeAt> some_;            // by property
   std::uint64_t committing_depth_ = 0;  // the depth of the worlds commit() stores
   unsigned me_;
@@ -687,8 +662,7 @@ class MpiSearch {
   std::unordered_map<std::string, TupleAt> tuples_;
   Event event_;    // this rank's first successor event of the level
   Event problem_;  // this rank's first frontier problem of the level
-  Violation broke_;
-  std::vector<Kind> enabled_;
+  Event usage_;    // this rank's first broken adapter contract (by frontier id)
   std::uint64_t steps_ = 0;
   std::uint64_t transitions_ = 0;
   std::uint64_t bytes_sent_ = 0;
@@ -719,11 +693,6 @@ MpiResult explore_mpi(S& sys, const ExploreOptions& options) {
     error =
         "merilo: explore_mpi needs a Restorable system (restore(world)): worlds travel "
         "between ranks as bytes";
-    return refused;
-  } else if constexpr (Symmetric<S>) {
-    error =
-        "merilo: explore_mpi does not reduce by symmetry yet (the system has canonical()); "
-        "explore() does";
     return refused;
   } else {
     error = detail::check_options(options, true, true);
