@@ -38,11 +38,11 @@
 // NOTE: the system must be `Restorable` with a trivially copyable world
 // (worlds travel between ranks as bytes), and every rank must build the
 // same system. Only `ExploreOptions::threads == 1` (one thread per rank:
-// run more ranks instead), no `graph`, no `Mode::replay`, and no
-// symmetry (a `Symmetric` system is refused: the ranks do not fingerprint
-// canonical worlds yet). Sometimes properties are reported as the
-// in-process explorer reports them (depth, and a trace with
-// `sometimes_traces`). The tuple
+// run more ranks instead), no `graph`, no `Mode::replay`, no hash
+// compaction. A `Symmetric` system is reduced as `explore()` reduces it
+// (each world is expanded and checked by the in-process explorer's code),
+// and sometimes properties are reported as the in-process explorer reports
+// them (depth, and a trace with `sometimes_traces`). The tuple
 // check along other paths (a world showing two tuples) is not made across
 // ranks; the sampled replay from reset is (docs/design/explorer-mpi.md).
 // Every call is collective: every rank calls `explore_mpi` with the same

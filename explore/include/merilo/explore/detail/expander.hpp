@@ -115,13 +115,13 @@ class WorldSteps {
     }
   }
 
-  /// Restore mode: takes every enabled kind of frontier world `from` (the
-  /// system in it, after `visit`), restoring it before each kind but the
-  /// first. `on_world(kind, fp)` runs with the system in the successor and
-  /// `fp` its stored fingerprint; `on_broke(kind)` after a step that broke
-  /// a rule (`broke()`). False, with `detail`, when restoring crashed.
+  /// Restore mode (a `Restorable` system): takes every enabled kind of
+  /// frontier world `from` (the system in it, after `visit`), restoring it
+  /// before each kind but the first. `on_world(kind, fp)` runs with the
+  /// system in the successor and `fp` its stored fingerprint;
+  /// `on_broke(kind)` after a step that broke a rule (`broke()`). False,
+  /// with `detail`, when restoring crashed.
   template <class OnWorld, class OnBroke>
-  requires Restorable<S>
   bool take_all(const W& from, std::uint64_t& steps, OnWorld&& on_world, OnBroke&& on_broke,
                 std::string& detail) {
     for (std::size_t n = 0; n < enabled_count_; ++n) {
@@ -144,16 +144,16 @@ class WorldSteps {
 
   /// How checking a new world ended.
   enum class Checked : std::uint8_t {
-    holds,       ///< every invariant holds
-    broke,       ///< an invariant broke (`broke()`); the world is still a world
-    failed,      ///< something else broke (`broke()`): a crash
+    holds,   ///< every invariant holds
+    broke,   ///< an invariant broke (`broke()`); the world is still a world
+    failed,  ///< something else broke (`broke()`): a crash
   };
 
-  /// Checks world `w`, new to the search: restores it, evaluates the
-  /// invariants and, unless that failed, runs `on_new()` with the system in
-  /// it (the caller's tuple and sometimes bookkeeping: see `satisfied`).
+  /// Checks world `w`, new to the search (a `Restorable` system): restores
+  /// it, evaluates the invariants and, unless that failed, runs `on_new()`
+  /// with the system in it (the caller's tuple and sometimes bookkeeping:
+  /// see `satisfied`).
   template <class OnNew>
-  requires Restorable<S>
   Checked check_new(const W& w, OnNew&& on_new) {
     try {
       sys_->restore(w);
@@ -246,8 +246,9 @@ class WorldSteps {
       if (it == keys.end()) return {};
       std::string tuple = sys_->tuple();
       if (tuple == it->second) return {};
-      return "merilo: tuple_key() returned " + std::to_string(key) + " for two different tuples, \"" +
-             it->second + "\" and \"" + tuple + "\"; equal keys must mean equal tuples";
+      return "merilo: tuple_key() returned " + std::to_string(key) +
+             " for two different tuples, \"" + it->second + "\" and \"" + tuple +
+             "\"; equal keys must mean equal tuples";
     } else {
       (void)keys;
       return {};
@@ -573,10 +574,10 @@ class alignas(64) Expander {
   const TupleIds& tuples_;
   const TupleKeys& keys_;
   const SampledTuples& sampled_;
-  const SometimesFirst& first_;  // read between merges only: which are still open
-  bool keep_tuples_ = false;     // the frontier world being expanded is tuple_sampled
-  VisitedSet* owned_ = nullptr;  // the visited set, when this is the only worker
-  FingerprintShard local_;       // successors this chunk has produced
+  const SometimesFirst& first_;   // read between merges only: which are still open
+  bool keep_tuples_ = false;      // the frontier world being expanded is tuple_sampled
+  VisitedSet* owned_ = nullptr;   // the visited set, when this is the only worker
+  FingerprintShard local_;        // successors this chunk has produced
   std::vector<Pending> pending_;  // the batched expansion's successors
   // Tuples (or keys) this worker has marked new: the first occurrence in
   // chunk order of a tuple is always marked (docs/design/explorer.md).

@@ -127,8 +127,7 @@ class MpiSearch {
 
   bool start() {
     Violation initial;
-    if (world_.stepper().start(initial) == StepEnd::broke &&
-        initial.kind == ViolationKind::crash) {
+    if (world_.stepper().start(initial) == StepEnd::broke && initial.kind == ViolationKind::crash) {
       result_.violation = std::move(initial);
       return false;
     }
@@ -258,7 +257,8 @@ class MpiSearch {
   // world `gid`: the least one over the ranks ends the search as a usage
   // error, as in the in-process explorer.
   void usage_error(std::uint64_t gid, std::string text) {
-    if (gid < usage_.order) usage_ = Event{gid, ViolationKind::none, false, {}, 0, {}, std::move(text)};
+    if (gid < usage_.order)
+      usage_ = Event{gid, ViolationKind::none, false, {}, 0, {}, std::move(text)};
   }
 
   // Keeps the successors this rank owns: the first time a world is met it
@@ -634,7 +634,7 @@ class MpiSearch {
   S& sys_;
   const ExploreOptions& options_;
   SometimesList<S> sometimes_;
-  WorldSteps<S> world_;  // what happens to one world, shared with explore()
+  WorldSteps<S> world_;                 // what happens to one world, shared with explore()
   std::vector<SomeAt> some_;            // by property
   std::uint64_t committing_depth_ = 0;  // the depth of the worlds commit() stores
   unsigned me_;
