@@ -1,5 +1,5 @@
 // mpi_test.cpp — explore_mpi gives what explore gives: run by ctest under
-// `mpirun -np 1`, `-np 2`, `-np 3` and `-np 4`, every rank runs every test (the
+// `mpirun -np 1`, `-np 2` and `-np 3`, every rank runs every test (the
 // searches are collective) and compares its result with the in-process
 // explorer's on the same system.
 #include <gtest/gtest.h>
@@ -141,7 +141,7 @@ TEST(ExploreMpi, ReportsSometimesPropertiesAsTheInProcessExplorerDoes) {
 TEST(ExploreMpi, ReducesBySymmetryAndFindsTheSeededBugAsTheInProcessExplorerDoes) {
   // The RMs' symmetry: each rank owns canonical worlds, keeps the concrete
   // world of the least key for each, and the seeded early commit is found
-  // on the in-process trace; ctest runs this on 1, 2, 3 and 4 ranks.
+  // on the in-process trace; ctest runs this on 1, 2 and 3 ranks.
   namespace tp = tla_twophase;
   const ex::MpiResult all = expect_same(tp::System<5, tp::Bug::none, tp::Symmetry::rms>{},
                                         {.max_states = 100'000, .require_complete = true});
