@@ -287,6 +287,9 @@ class MpiSearch {
               if (std::memcmp(static_cast<const void*>(&p.world), static_cast<const void*>(&world),
                               sizeof(W)) != 0) {
                 p.world = world;
+                p.tuple = kNoTuple;
+                p.reached = 0;
+                broken_.erase(static_cast<std::uint32_t>(at));
                 check(static_cast<std::uint32_t>(at));
               }
             }
@@ -306,9 +309,6 @@ class MpiSearch {
   // `at` (WorldSteps::check_new).
   void check(std::uint32_t at) {
     Pending& p = pending_[at];
-    p.tuple = kNoTuple;
-    p.reached = 0;
-    broken_.erase(at);
     const auto checked = world_.check_new(p.world, [&] {
       p.tuple = note_tuple();
       p.reached = world_.satisfied(sometimes_.all());
