@@ -90,8 +90,7 @@ class WorldSteps {
   ViolationKind visit(const Place& at, const TupleKeys& keys, PathOf&& path_of,
                       std::uint64_t& steps, std::string& detail, std::string& usage) {
     try {
-      detail = reach(at, steps);
-      if (!detail.empty()) return ViolationKind::nondeterminism;
+      if (!reach(at, steps, detail)) return ViolationKind::nondeterminism;
       if (at.sampled && usage.empty()) usage = key_problem(keys);
       if (Symmetric<S> && at.tuple_sampled && usage.empty()) {
         const std::string rule = canonical_problem(*sys_, stepper_, *sometimes_);
@@ -209,29 +208,38 @@ class WorldSteps {
   }
 
  private:
-  // Puts the system into frontier world `at`; "" on success, else why not.
-  // A sampled world in restore mode is also reached by replay, and world()
-  // after restore is checked against the world stored.
-  std::string reach(const Place& at, std::uint64_t& steps) {
+  // Puts the system into frontier world `at`; false, with why in `detail`,
+  // when it cannot. Most worlds are restored, with no string made.
+  bool reach(const Place& at, std::uint64_t& steps, std::string& detail) {
+    if constexpr (Restorable<S>) {
+      if (at.world != nullptr && !at.sampled) {
+        sys_->restore(*at.world);
+        return true;
+      }
+    }
+    detail = reach_checked(at, steps);
+    return detail.empty();
+  }
+
+  // Reaches frontier world `at` by replay from reset; "" on success, else
+  // why not. In restore mode (a sampled world) world() after restore is
+  // then checked against the world stored.
+  std::string reach_checked(const Place& at, std::uint64_t& steps) {
     if constexpr (Restorable<S>) {
       if (at.world != nullptr) {
         const W& stored = *at.world;
-        if (at.sampled) {
-          const Fingerprint fp = fingerprint(stored);
-          std::string why = replay_to(*at.path, fp, false, steps);
-          if (!why.empty()) return why;
-          const std::string replayed = sys_->tuple();
-          sys_->restore(stored);
-          if (!(fingerprint(sys_->world()) == fp)) {
-            return "after restore(world), world() returned a different world";
-          }
-          if (std::string restored = sys_->tuple(); restored != replayed) {
-            return tuple_mismatch(replayed, restored,
-                                  "after replaying its path, then restore(world)");
-          }
-          return {};
-        }
+        const Fingerprint fp = fingerprint(stored);
+        std::string why = replay_to(*at.path, fp, false, steps);
+        if (!why.empty()) return why;
+        const std::string replayed = sys_->tuple();
         sys_->restore(stored);
+        if (!(fingerprint(sys_->world()) == fp)) {
+          return "after restore(world), world() returned a different world";
+        }
+        if (std::string restored = sys_->tuple(); restored != replayed) {
+          return tuple_mismatch(replayed, restored,
+                                "after replaying its path, then restore(world)");
+        }
         return {};
       }
     }

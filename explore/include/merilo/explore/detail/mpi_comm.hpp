@@ -23,13 +23,15 @@ using Bytes = std::vector<unsigned char>;
 class Writer {
  public:
   explicit Writer(Bytes& out) : out_(&out) {}
-  /// Appends the bytes of `v`.
-  template <class T>
-  void put(const T& v) {
-    static_assert(std::is_trivially_copyable_v<T>, "only trivially copyable values go on the wire");
-    const std::size_t at = out_->size();
-    out_->resize(at + sizeof(T));
-    std::memcpy(out_->data() + at, &v, sizeof(T));
+  /// Appends the bytes of each of `vs`, in order (one resize for all: a
+  /// successor's record is written at once).
+  template <class... Ts>
+  void put(const Ts&... vs) {
+    static_assert((std::is_trivially_copyable_v<Ts> && ...),
+                  "only trivially copyable values go on the wire");
+    std::size_t at = out_->size();
+    out_->resize(at + (sizeof(Ts) + ...));
+    ((std::memcpy(out_->data() + at, &vs, sizeof(Ts)), at += sizeof(Ts)), ...);
   }
   /// Appends a length-prefixed string.
   void put_string(const std::string& s) {

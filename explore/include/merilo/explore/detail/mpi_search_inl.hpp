@@ -240,11 +240,9 @@ class MpiSearch {
         from, steps_,
         [&](Kind k, const Fingerprint& fp) {
           if (!local_.insert(fp)) return;  // this slice sent it already, from an earlier key
-          Writer w(out[owner(fp)]);
-          w.put(static_cast<std::uint32_t>(gid));
-          w.put(local);
-          w.put(static_cast<std::uint16_t>(k));
-          w.put(sys_.world());
+          Writer(out[owner(fp)])
+              .put(static_cast<std::uint32_t>(gid), local, static_cast<std::uint16_t>(k),
+                   sys_.world());
         },
         [&](Kind k) {
           failure(order_key(gid, static_cast<std::uint32_t>(k)), local, world_.broke(), false);
