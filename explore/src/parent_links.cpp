@@ -22,7 +22,8 @@ void ParentLinks::spill(std::unique_ptr<SpillFile> file, std::size_t block_bits)
 // so one read fetches a whole link.
 void ParentLinks::write_out(Block& b) {
   const std::size_t record = sizeof(std::uint32_t) + kind_bytes_;
-  std::vector<std::uint8_t> bytes(block_ * record);
+  std::vector<std::uint8_t>& bytes = out_;  // kept: see Frontier::take_buffer
+  bytes.resize(block_ * record);
   for (std::size_t i = 0; i < block_; ++i) {
     std::memcpy(&bytes[i * record], &b.parent[i], sizeof(std::uint32_t));
     std::memcpy(&bytes[i * record + sizeof(std::uint32_t)], &b.kind[i * kind_bytes_], kind_bytes_);
@@ -86,7 +87,7 @@ std::size_t ParentLinks::memory_bytes() const noexcept {
   if (blocks_.empty()) return 0;
   const std::size_t used = size_ - (blocks_.size() - 1) * block_;
   const auto pages = [](std::size_t bytes) { return (bytes + kPage - 1) / kPage * kPage; };
-  return (blocks_.size() - 1 - written_blocks_) * block_ * per_link +
+  return out_.capacity() + (blocks_.size() - 1 - written_blocks_) * block_ * per_link +
          pages(used * sizeof(std::uint32_t)) + pages(used * kind_bytes_);
 }
 

@@ -162,11 +162,12 @@ struct ExploreOptions {
   /// level's worlds) kept in memory. Past it the level is written to a file
   /// of its own in `spill_dir` and read back slice by slice, in order, when
   /// it is expanded; the parent links go to a file too, in blocks of about
-  /// this size. Memory then holds the visited set, this much of the queue,
-  /// one slice (65,536 worlds) of the level being expanded and one block of
-  /// links. The result is the same as in memory. 0 (the default) keeps it
-  /// all in memory. Needs a trivially copyable world in restore mode
-  /// (`Mode::automatic` picks replay otherwise).
+  /// this size. Memory then holds the visited set, two buffers of this size
+  /// (the level being written and the one being read), one slice (65,536
+  /// worlds) of the level being expanded and one block of links. The result
+  /// is the same as in memory. 0 (the default) keeps it all in memory.
+  /// Needs a trivially copyable world in restore mode (`Mode::automatic`
+  /// picks replay otherwise).
   std::size_t frontier_bytes = 0;
   /// Where spill files go; empty means the system's temporary directory
   /// (`TMPDIR`, else /tmp). The files are unlinked as soon as they are

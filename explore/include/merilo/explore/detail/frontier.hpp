@@ -44,11 +44,21 @@ class Frontier {
   /// A spilling frontier: at most `bound` bytes (at least one record) of
   /// pushed worlds stay in memory; the rest go to a spill file created in
   /// `dir` when first needed. In restore mode `W` must be trivially
-  /// copyable (its bytes are written).
-  Frontier(bool restore, std::string dir, std::size_t bound)
+  /// copyable (its bytes are written). `buffer` is memory to reuse, e.g.
+  /// a finished level's `take_buffer()`.
+  Frontier(bool restore, std::string dir, std::size_t bound, std::vector<std::byte> buffer = {})
       : restore_(restore), spill_(std::make_unique<Spill>()) {
     spill_->dir = std::move(dir);
     spill_->bound = bound;
+    spill_->buffer = std::move(buffer);
+    spill_->buffer.clear();
+  }
+  /// A spilling frontier's buffer, for the next level to reuse: memory
+  /// freed and taken again every level would let the allocator keep more
+  /// of it (glibc raises its mmap threshold to the size of a big block
+  /// freed, and keeps smaller blocks in its heap from then on).
+  [[nodiscard]] std::vector<std::byte> take_buffer() {
+    return spill_ ? std::move(spill_->buffer) : std::vector<std::byte>{};
   }
 
   /// Appends a world stored as `id`: its fingerprint `fp` and, in restore
@@ -77,7 +87,6 @@ class Frontier {
   void seal() {
     if (!spill_ || !spill_->file) return;
     if (!spill_->buffer.empty()) flush();
-    std::vector<std::byte>().swap(spill_->buffer);
   }
   /// Makes worlds [first, last) — one slice: `first` a multiple of
   /// `kBlock`, `last` at most `kBlock` beyond it — readable, after `seal`.
@@ -87,6 +96,12 @@ class Frontier {
     const std::size_t b = first >> kBlockBits;
     if (blocks_.size() <= b) blocks_.resize(b + 1);
     Block& block = blocks_[b];
+    // One block is loaded at a time: the slice before's vectors are reused.
+    if (spill_->loaded != b && spill_->loaded < blocks_.size()) {
+      block = std::move(blocks_[spill_->loaded]);
+      blocks_[spill_->loaded] = Block{};
+    }
+    spill_->loaded = b;
     const std::size_t n = last - first;
     const std::size_t rec = record_bytes();
     const std::byte* at = nullptr;
@@ -124,14 +139,15 @@ class Frontier {
   /// World `i` (restore mode).
   [[nodiscard]] const W& world(std::size_t i) const { return block(i).worlds[i & (kBlock - 1)]; }
   /// Frees the block holding world `i`; its worlds must not be read again.
+  /// (A spilling frontier keeps the block's memory for the next `load`.)
   void release(std::size_t i) {
+    if (spill_) return;
     Block& b = blocks_[i >> kBlockBits];
     b = Block{};
   }
-  /// Bytes of the blocks held, and those in use in a spilling frontier's
-  /// buffer (it is reserved ahead, untouched).
+  /// Bytes of the blocks held, and of a spilling frontier's buffer.
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
-    std::size_t n = spill_ ? spill_->buffer.size() : 0;
+    std::size_t n = spill_ ? spill_->buffer.capacity() : 0;
     for (const Block& b : blocks_) {
       n += b.ids.capacity() * sizeof(std::uint32_t) + b.fps.capacity() * sizeof(Fingerprint) +
            b.worlds.capacity() * sizeof(W);
@@ -156,6 +172,7 @@ class Frontier {
     std::size_t bound = 0;
     std::vector<std::byte> buffer;  // records not written yet; after seal, a read slice
     std::unique_ptr<SpillFile> file;
+    std::size_t loaded = static_cast<std::size_t>(-1);  // the block `load` filled last
   };
   [[nodiscard]] const Block& block(std::size_t i) const { return blocks_[i >> kBlockBits]; }
   // The most a spilling frontier's buffer reserves at once; a bigger bound
@@ -176,7 +193,7 @@ class Frontier {
   void push_record(std::uint32_t id, const Fingerprint& fp, const W* world) {
     const std::size_t rec = record_bytes();
     std::vector<std::byte>& buf = spill_->buffer;
-    if (buf.capacity() == 0) buf.reserve(std::min(std::max(spill_->bound, rec), kMaxReserve));
+    if (buf.capacity() < rec) buf.reserve(std::min(std::max(spill_->bound, rec), kMaxReserve));
     if (buf.size() + rec > std::max(spill_->bound, rec)) flush();
     const std::size_t at = buf.size();
     buf.resize(at + rec);

@@ -73,6 +73,7 @@ class ParentLinks {
   std::vector<Block> blocks_;       // a written block has null arrays
   std::size_t written_blocks_ = 0;  // blocks [0, written_blocks_) are in `file_`
   std::unique_ptr<SpillFile> file_;
+  std::vector<std::uint8_t> out_;  // a block's records, being written
 };
 
 }  // namespace merilo::explore::detail

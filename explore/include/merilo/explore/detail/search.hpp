@@ -103,9 +103,9 @@ class Search {
   }
 
   // An empty level: spilling past `frontier_bytes` when asked.
-  Frontier<W> new_frontier() const {
+  Frontier<W> new_frontier() {
     if (options_.frontier_bytes == 0) return Frontier<W>(restore_);
-    return Frontier<W>(restore_, spill_dir_, options_.frontier_bytes);
+    return Frontier<W>(restore_, spill_dir_, options_.frontier_bytes, std::move(spare_buffer_));
   }
 
   // Stores and checks the initial world; false when the search is over.
@@ -206,6 +206,7 @@ class Search {
                                                   next.spilled_bytes());
     log_.progress({result_.states, level + 1, next.size(), 0, stored_bytes()});
     if (ended) return false;
+    spare_buffer_ = frontier_.take_buffer();
     frontier_ = std::move(next);
     if (frontier_.empty()) {
       result_.complete = true;
@@ -421,6 +422,7 @@ class Search {
   std::optional<Violation> tuple_mismatch_;  // found while keeping sampled tuples
   Edges edges_;                              // only with a graph
   std::string spill_dir_;                    // with frontier_bytes: where spill files go
+  std::vector<std::byte> spare_buffer_;      // a spilled level's buffer, for the next one
   Frontier<W> frontier_{restore_};
   std::size_t peak_bytes_ = 0;
   std::uint64_t spilled_bytes_ = 0;  // peak bytes on disk, at level ends
