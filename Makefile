@@ -1,7 +1,10 @@
 # merilo — the developer's front door. Every target checks (and, as root,
 # installs) its own dependencies first. See README.md.
 #
-#   make explore   build and run every example's exhaustive search
+#   make explore   build and run every example's exhaustive search;
+#                  MODE=simulate runs seeded random walks over the same
+#                  systems instead, one summary line each (SEED=1
+#                  WALKS=1000 DEPTH=100)
 #   make explore-mpi  TwoPhase (RMS_MPI=7) on NP=4 Open MPI ranks, fixed and
 #                  with its seeded bug (docs/explore.md, "On many machines")
 #   make test      build and run every test (ctest) but the fuzz-engine
@@ -63,11 +66,25 @@ fuzz-engines: build
 # The build shows its progress (the first one takes about a minute); each
 # program then prints one summary line per search, and for a variant with a
 # seeded bug an "expected finding (seeded bug)" line and its trace.
+#
+# MODE=simulate: seeded random walks (merilo/explore/simulate.hpp) over the
+# same systems, one summary line each; the fixed systems must pass, a seeded
+# bug is found or noted as missed (examples/simulate).
+MODE  ?= search
+SEED  ?= 1
+WALKS ?= 1000
+DEPTH ?= 100
 explore: deps $(BUILD)/CMakeCache.txt
+	@case "$(MODE)" in search|simulate) ;; *) echo "make explore: MODE is search (the default) or simulate, not '$(MODE)'" >&2; exit 2;; esac
 	@echo "== building the examples' explore programs"
 	@GNUMAKEFLAGS=--no-print-directory cmake --build $(BUILD) -j $(JOBS) --target explore
-	@echo "== exploring every example"
-	@status=0; for p in $(BUILD)/explore-bin/*_explore; do "$$p" 2>&1 || status=1; done; exit $$status
+	@if [ "$(MODE)" = simulate ]; then \
+	  echo "== random walks over every example (SEED=$(SEED) WALKS=$(WALKS) DEPTH=$(DEPTH))"; \
+	  $(BUILD)/explore-bin/simulate_examples $(SEED) $(WALKS) $(DEPTH) 2>&1; \
+	else \
+	  echo "== exploring every example"; \
+	  status=0; for p in $(BUILD)/explore-bin/*_explore; do "$$p" 2>&1 || status=1; done; exit $$status; \
+	fi
 
 # make explore-mpi: the explorer on Open MPI ranks (--oversubscribe: this
 # machine may have fewer cores than ranks; as root Open MPI needs its two

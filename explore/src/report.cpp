@@ -144,6 +144,9 @@ void Log::summary(const ExploreResult& result) {
         fmt::format(" ({:.2f}s, {:.0f} states/s, {:.1f} B/state)", result.seconds,
                     static_cast<double>(result.states) / std::max(result.seconds, 1e-9),
                     static_cast<double>(result.memory_bytes) / static_cast<double>(result.states));
+    if (result.spilled_bytes != 0) {
+      line.insert(line.size() - 1, fmt::format(", {} on disk", bytes_text(result.spilled_bytes)));
+    }
   }
   fmt::print(out_, "{}\n", line);
   std::fflush(out_);

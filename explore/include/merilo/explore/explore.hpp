@@ -58,6 +58,11 @@
 // are re-checked by replay before they are reported (docs/explore.md, "Hash
 // compaction").
 //
+// A frontier on disk: with `frontier_bytes` the queue of worlds waiting to
+// be expanded is written to a file per level past that many bytes, and
+// the parent links to a file of their own, so memory holds the visited set
+// and a bounded part of the rest (docs/explore.md, "A frontier on disk").
+//
 // NOTE: the result — states, depth, tuples, the first violation and its
 // trace — is the same for every `threads` value and in both modes.
 // With `threads > 1` the system must be copy-constructible: each worker
@@ -153,6 +158,22 @@ struct ExploreOptions {
   /// 90%) and as many bits per slot as the budget allows, up to 64. 0 with
   /// `compact_bits` set sizes the table for `max_states`.
   std::size_t compact_bytes = 0;
+  /// A frontier that spills to disk: the most bytes of the queue (the next
+  /// level's worlds) kept in memory. Past it the level is written to a file
+  /// of its own in `spill_dir` and read back slice by slice, in order, when
+  /// it is expanded; the parent links go to a file too, in blocks of about
+  /// this size. Memory then holds the visited set, two buffers of this size
+  /// (the level being written and the one being read), one slice (65,536
+  /// worlds) of the level being expanded and one block of links. The result
+  /// is the same as in memory. 0 (the default) keeps it all in memory.
+  /// Needs a trivially copyable world in restore mode (`Mode::automatic`
+  /// picks replay otherwise).
+  std::size_t frontier_bytes = 0;
+  /// Where spill files go; empty means the system's temporary directory
+  /// (`TMPDIR`, else /tmp). The files are unlinked as soon as they are
+  /// created, so none is left behind however the search ends. Only with
+  /// `frontier_bytes`.
+  std::string spill_dir = {};
   /// When set, the search also fills this graph. It costs a `tuple()` and a
   /// `describe()` call per step taken, so leave it off for big searches.
   TupleGraph* graph = nullptr;
@@ -175,7 +196,8 @@ struct SometimesReport {
 /// What a search reached.
 struct ExploreResult {
   /// A usage error ("max_states is required", re-entry, a bad invariant
-  /// list, ...). When set, the search did not run and every other field is
+  /// list, an unusable `spill_dir`, ...), or a spill file that could not
+  /// be written or read (a full disk). When set, every other field is
   /// empty.
   std::string error;
   /// Every reachable world was checked.
@@ -222,6 +244,10 @@ struct ExploreResult {
   /// mode) and one slice's candidates. Not the system, its copies, the
   /// tuples or the graph.
   std::size_t memory_bytes = 0;
+  /// With `frontier_bytes`: the peak bytes on disk (the parent links' file
+  /// and the files of the level being expanded and the next one); 0 when
+  /// nothing spilled.
+  std::uint64_t spilled_bytes = 0;
   /// Wall time of the search.
   double seconds = 0;
   /// Whether the caller asked for a complete search.

@@ -14,7 +14,8 @@
 // The parts, one job per header: chunk.hpp (what a chunk's expansion
 // produces), expander.hpp (a worker's expansion), threads.hpp (running a job
 // on every worker), search.hpp (levels, slices, the two-pass merge) and
-// log.hpp (progress and summary lines).
+// log.hpp (progress and summary lines); frontier.hpp, parent_links.hpp and
+// spill_file.hpp keep the queue and the links, in memory or on disk.
 #ifndef MERILO_EXPLORE_DETAIL_EXPLORER_INL_HPP
 #define MERILO_EXPLORE_DETAIL_EXPLORER_INL_HPP
 
@@ -36,10 +37,17 @@ ExploreResult explore(S& sys, const ExploreOptions& options) {
     return refused;
   }
   core::EntryGuard guard;
-  refused.error = detail::check_options(options, Restorable<S>, std::is_copy_constructible_v<S>);
+  constexpr bool kPlainWorld = std::is_trivially_copyable_v<world_t<S>>;
+  refused.error =
+      detail::check_options(options, Restorable<S>, std::is_copy_constructible_v<S>, true);
+  if (refused.error.empty()) refused.error = detail::check_spilled_world(options, kPlainWorld);
   if (!refused.error.empty()) return refused;
   bool restore = false;
-  if constexpr (Restorable<S>) restore = options.mode != Mode::replay;
+  // A spilling frontier writes worlds as bytes: automatic picks replay for
+  // a world that is not trivially copyable.
+  if constexpr (Restorable<S>) {
+    restore = options.mode != Mode::replay && (options.frontier_bytes == 0 || kPlainWorld);
+  }
   try {
     refused.error = detail::check_kinds(static_cast<std::size_t>(sys.kinds()));
     if (!refused.error.empty()) return refused;
@@ -49,6 +57,8 @@ ExploreResult explore(S& sys, const ExploreOptions& options) {
       return refused;
     }
     return search.run();
+  } catch (const detail::SpillError& e) {
+    refused.error = e.what();
   } catch (const std::exception& e) {
     refused.error = std::string("merilo: internal error during the search: ") + e.what();
   } catch (...) {

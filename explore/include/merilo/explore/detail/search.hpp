@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -27,6 +28,7 @@
 #include <merilo/explore/detail/log.hpp>
 #include <merilo/explore/detail/parent_links.hpp>
 #include <merilo/explore/detail/sometimes.hpp>
+#include <merilo/explore/detail/spill_file.hpp>
 #include <merilo/explore/detail/symmetry.hpp>
 #include <merilo/explore/detail/threads.hpp>
 #include <merilo/explore/replay.hpp>
@@ -35,8 +37,14 @@
 namespace merilo::explore::detail {
 
 /// The usage error for options that cannot run, or "" when they can.
+/// `spills`: the search can spill its frontier to disk (explore, not
+/// explore_mpi), so it takes `frontier_bytes` and `spill_dir`.
 [[nodiscard]] std::string check_options(const ExploreOptions& options, bool restorable,
-                                        bool copyable);
+                                        bool copyable, bool spills = false);
+/// The usage error for a spilling restore-mode search whose world's bytes
+/// cannot be written (`trivially_copyable` false), or "".
+[[nodiscard]] std::string check_spilled_world(const ExploreOptions& options,
+                                              bool trivially_copyable);
 /// The usage error for a system with `kinds` step kinds, or "".
 [[nodiscard]] std::string check_kinds(std::size_t kinds);
 
@@ -58,6 +66,14 @@ class Search {
     const CompactPlan plan =
         compact_plan(options.compact_bits, options.compact_bytes, options.max_states);
     if (plan.bits != 0) visited_.compact(plan);
+    if (options.frontier_bytes != 0) {
+      spill_dir_ = spill_directory(options.spill_dir);
+      // Created now, so an unwritable directory is an error before the
+      // search starts rather than in the middle of it.
+      parents_.spill(std::make_unique<SpillFile>(spill_dir_, "parent links"),
+                     link_block_bits(options.frontier_bytes));
+    }
+    frontier_ = new_frontier();
   }
 
   /// A usage error in the system's invariant or sometimes list, or "".
@@ -79,6 +95,19 @@ class Search {
   }
 
  private:
+  // Blocks of parent links of about `bytes` (a link is about 5 bytes).
+  static std::size_t link_block_bits(std::size_t bytes) {
+    std::size_t bits = 0;
+    while (bits < ParentLinks::kMaxBlockBits && (std::size_t{10} << bits) <= bytes) ++bits;
+    return bits;  // ParentLinks::spill clamps it into its range
+  }
+
+  // An empty level: spilling past `frontier_bytes` when asked.
+  Frontier<W> new_frontier() {
+    if (options_.frontier_bytes == 0) return Frontier<W>(restore_);
+    return Frontier<W>(restore_, spill_dir_, options_.frontier_bytes, std::move(spare_buffer_));
+  }
+
   // Stores and checks the initial world; false when the search is over.
   bool start() {
     Violation initial;
@@ -103,6 +132,7 @@ class Search {
         return false;
       }
       frontier_.push(0, fp, &w);
+      frontier_.seal();
       return true;
     } catch (...) {
       set_violation(ViolationKind::crash, {}, {},
@@ -145,10 +175,11 @@ class Search {
   // frontier worlds: their traces are shorter, so they win.
   bool expand_level(std::size_t level) {
     const std::size_t size = frontier_.size();
-    Frontier<W> next(restore_);
+    Frontier<W> next = new_frontier();
     bool ended = false;
     for (std::size_t first = 0; first < size; first += Frontier<W>::kBlock) {
       const std::size_t last = std::min(first + Frontier<W>::kBlock, size);
+      frontier_.load(first, last);  // read back, when the level spilled
       std::vector<ChunkResult<W>>& out = expand_slice(level, first, last, next);
       if (!result_.error.empty()) return false;
       for (const auto& c : out) {
@@ -170,8 +201,12 @@ class Search {
       ended = !assign_ids(out, level, next);
       frontier_.release(first);
     }
+    next.seal();
+    spilled_bytes_ = std::max(spilled_bytes_, parents_.spilled_bytes() + frontier_.spilled_bytes() +
+                                                  next.spilled_bytes());
     log_.progress({result_.states, level + 1, next.size(), 0, stored_bytes()});
     if (ended) return false;
+    spare_buffer_ = frontier_.take_buffer();
     frontier_ = std::move(next);
     if (frontier_.empty()) {
       result_.complete = true;
@@ -353,6 +388,7 @@ class Search {
       result_.sometimes.push_back(std::move(p));
     }
     result_.memory_bytes = std::max(peak_bytes_, stored_bytes());
+    result_.spilled_bytes = std::max(spilled_bytes_, parents_.spilled_bytes());
     if (const CompactTable* t = visited_.compact_table(); t != nullptr) {
       result_.compact_bits = t->bits();
       result_.compact_slots = t->slots();
@@ -385,8 +421,11 @@ class Search {
   SampledTuples sampled_tuples_;
   std::optional<Violation> tuple_mismatch_;  // found while keeping sampled tuples
   Edges edges_;                              // only with a graph
+  std::string spill_dir_;                    // with frontier_bytes: where spill files go
+  std::vector<std::byte> spare_buffer_;      // a spilled level's buffer, for the next one
   Frontier<W> frontier_{restore_};
   std::size_t peak_bytes_ = 0;
+  std::uint64_t spilled_bytes_ = 0;  // peak bytes on disk, at level ends
   // One copy of the system per extra worker, each on its own cache lines.
   struct alignas(64) Copy {
     S sys;
