@@ -30,8 +30,9 @@ struct Run {
 /// thread and position).
 std::vector<std::uint64_t> reads_from(const MemoryModel& m) {
   std::vector<std::uint64_t> out;
-  for (ThreadId t = 0; t < kMaxModelThreads; ++t) {
-    if (((m.started() >> t) & 1U) == 0) continue;
+  for (std::size_t n = 0; n < m.thread_count(); ++n) {
+    const auto t = static_cast<ThreadId>(n);
+    if (!m.started().contains(t)) continue;
     const auto events = m.events(t);
     for (std::uint32_t i = 0; i < events.size(); ++i) {
       const Event& e = events[i];

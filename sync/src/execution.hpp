@@ -33,7 +33,7 @@ struct Execution {
   std::string timeline;  ///< Controller::timeline.
   /// A hash of each reads-from pair (location, store event, load event).
   std::vector<std::uint64_t> reads_from;
-  PendingSteps left{};
+  std::vector<Footprint> left;  ///< Each unfinished thread's pending step, by thread.
   std::size_t threads = 0;
 };
 

@@ -55,7 +55,7 @@ class ScheduleSearch {
  private:
   struct Node {
     Decision decision;
-    std::uint8_t tried = 0;       // choices taken or skipped here
+    sync::detail::ThreadSet tried;  // choices taken or skipped here
     std::size_t preemptions = 0;  // before this decision
   };
 
