@@ -53,11 +53,36 @@ std::vector<std::uint64_t> reads_from(const MemoryModel& m) {
   return out;
 }
 
+/// A hash of each step of `log`, as the (thread, point) coverage names it:
+/// the thread, which of its steps this is (its k-th), the operation it
+/// starts with, and whether another thread ran the step just before (the
+/// thread was switched to here). See docs/design/plain-threads.md.
+std::vector<std::uint64_t> points(const std::vector<StepRecord>& log) {
+  std::vector<std::uint64_t> out;
+  out.reserve(log.size());
+  std::vector<std::uint32_t> steps;  // per thread, steps so far
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    const StepRecord& s = log[i];
+    if (steps.size() <= s.thread) steps.resize(std::size_t{s.thread} + 1, 0);
+    const std::uint32_t k = steps[s.thread]++;
+    const bool switched = i > 0 && log[i - 1].thread != s.thread;
+    std::uint64_t h = core::mix64((std::uint64_t{s.thread} << 40U) ^ (std::uint64_t{k} << 8U) ^
+                                  static_cast<std::uint64_t>(s.op));
+    out.push_back(core::mix64(h ^ (switched ? 0x9e3779b97f4a7c15ULL : 0U)));
+  }
+  return out;
+}
+
 }  // namespace
 
 Execution run_once(Strategy& strategy, const ModelOptions& options,
                    const std::function<void()>& body, Memory& memory) {
-  if (options.memory_model && !memory.model) memory.model = std::make_unique<detail::MemoryModel>();
+  // The model runs also when it is off: then it offers only the newest
+  // store and the last place, which is a sequentially consistent
+  // interleaving, and still records which store each load read (the
+  // fuzzer's feedback).
+  if (!memory.model) memory.model = std::make_unique<detail::MemoryModel>();
+  memory.model->set_newest_only(!options.memory_model);
   auto run = std::make_unique<Run>(strategy, std::move(memory.model), options.max_steps);
   Run* r = run.get();
   const std::shared_ptr<detail::Job> job = detail::run_pooled([r, &body] {
@@ -107,6 +132,7 @@ Execution run_once(Strategy& strategy, const ModelOptions& options,
   e.memory = c.format_memory();
   e.timeline = c.timeline();
   if (r->memory) e.reads_from = reads_from(*r->memory);
+  e.points = points(e.log);
   e.left = c.pending_steps();
   e.threads = c.thread_count();
   if (abandoned) {

@@ -33,6 +33,9 @@ struct Execution {
   std::string timeline;  ///< Controller::timeline.
   /// A hash of each reads-from pair (location, store event, load event).
   std::vector<std::uint64_t> reads_from;
+  /// A hash of each step as (thread, point) coverage: the thread, its k-th
+  /// step, the operation, whether it was switched to there.
+  std::vector<std::uint64_t> points;
   std::vector<Footprint> left;  ///< Each unfinished thread's pending step, by thread.
   std::size_t threads = 0;
 };

@@ -397,7 +397,7 @@ std::size_t MemoryModel::prepare_store(ThreadId t, LocationId x, MemOrder order)
   places_.push_back(p);  // last: no psc edge out of it
   place_backward_.push_back(0);
   PscBounds bounds;
-  while (p > floor + 1) {
+  while (!newest_only_ && p > floor + 1) {
     const Store& passed = stores_[loc.mo[p - 1]];
     bounds.base = std::min({bounds.base, passed.sc ? passed.seq : kNever, passed.fence_after});
     bounds.fences = std::min({bounds.fences, passed.fence_after, passed.readers_fence_after});
@@ -451,6 +451,7 @@ std::span<const Candidate> MemoryModel::prepare_read(Pending kind, ThreadId t, L
       candidates_.push_back(Candidate{s.event, s.value, s.order, writes});
       candidate_stores_.push_back(index);
       candidate_backward_.push_back(backward ? 1 : 0);
+      if (newest_only_) break;
     }
     bounds.base = std::min({bounds.base, s.sc ? s.seq : kNever, s.fence_after});
     bounds.fences = std::min({bounds.fences, s.fence_after, s.readers_fence_after});

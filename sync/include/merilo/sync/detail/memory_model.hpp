@@ -234,6 +234,13 @@ class MemoryModel {
   [[nodiscard]] LocationId new_location(ThreadId creator, std::uint64_t initial);
   /// Locations created.
   [[nodiscard]] std::size_t locations() const noexcept { return location_count_; }
+  /// Offers only choice 0 from now on (kept across `reset`): every load
+  /// reads the newest store and every store goes last, so an execution is
+  /// a sequentially consistent interleaving whose reads-from edges are
+  /// still recorded (`sync::model` with `ModelOptions::memory_model` off).
+  void set_newest_only(bool on) noexcept { newest_only_ = on; }
+  /// Whether only choice 0 is offered.
+  [[nodiscard]] bool newest_only() const noexcept { return newest_only_; }
 
   // --- operations: prepare, then commit -----------------------------------
 
@@ -369,6 +376,7 @@ class MemoryModel {
   ThreadSet started_{};
   std::size_t thread_count_ = 0;  // one more than the highest started
   std::uint32_t seq_ = 0;
+  bool newest_only_ = false;
   // The prepared operation.
   Pending pending_ = Pending::none;
   ThreadId pending_thread_ = 0;
