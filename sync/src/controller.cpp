@@ -374,6 +374,7 @@ void Controller::end_locked(RunStatus status) {
   }
   running_ = kNoThread;
   cv_.notify_all();
+  for (std::condition_variable& turn : turns_) turn.notify_all();
 }
 
 void Controller::park_locked(std::unique_lock<std::mutex>& lock) {
@@ -515,7 +516,12 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
     run_length_ = chosen == me ? run_length_ + 1 : 0;
   }
   running_ = chosen;
-  if (chosen != me) cv_.notify_all();
+  if (chosen != me) {
+    // Only the chosen thread waits for this turn: waking it alone keeps a
+    // hand-off one wake-up however many threads the run has.
+    turns_[chosen].notify_one();
+    cv_.notify_all();  // a joiner may wait for the thread that left (wait_gone)
+  }
 }
 
 namespace {
@@ -544,7 +550,7 @@ void Controller::wait_turn_locked(std::unique_lock<std::mutex>& lock, std::uint8
   lock.unlock();
   for (unsigned spins = 0; spins < kHandOffSpins && !my_turn(); ++spins) relax();
   lock.lock();
-  cv_.wait(lock, my_turn);
+  turns_[me].wait(lock, my_turn);
 }
 
 void Controller::enter(std::size_t t, const std::vector<const void*>& held) {
@@ -821,6 +827,7 @@ void Controller::drop() noexcept {
   end_locked(RunStatus::dropped);
   free_ = true;  // a cancelled run's parked threads go on too
   cv_.notify_all();
+  for (std::condition_variable& turn : turns_) turn.notify_all();
 }
 
 bool Controller::settled(std::size_t& parked) const {

@@ -430,7 +430,10 @@ class Controller {
   void memory_lock_locked(const void* object, bool acquire);
 
   mutable std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable cv_;  // leaving, parking, dropping control
+  // One per thread: thread t waits for its turn on turns_[t].
+  std::vector<std::condition_variable> turns_ =
+      std::vector<std::condition_variable>(kMaxControlledThreads);
   std::vector<Thread> threads_;
   Chooser chooser_;
   std::size_t max_steps_;
