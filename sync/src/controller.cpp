@@ -503,6 +503,7 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
                               is_preemption(d, chosen)});
     if (mask.count() > 1) {
       d.chosen = chosen;
+      d.step = static_cast<std::uint32_t>(log_.size() - 1);
       decisions_.push_back(d);
       trail_.push_back(Choice{false, chosen});
       run_length_ = chosen == me ? run_length_ + 1 : 0;

@@ -53,6 +53,39 @@ std::vector<std::uint64_t> reads_from(const MemoryModel& m) {
   return out;
 }
 
+/// The reads-from edges of `m`'s execution between steps of `log`: (the
+/// step of a load, the step of the store it read, or -1 for an initial value).
+std::vector<std::pair<std::uint32_t, std::int64_t>> read_steps(const MemoryModel& m,
+                                                                const std::vector<StepRecord>& log) {
+  std::vector<std::pair<std::uint32_t, std::int64_t>> out;
+  // (thread, event index + 1) -> step.
+  std::vector<std::vector<std::int64_t>> step_of(m.thread_count());
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    const StepRecord& s = log[i];
+    if (s.event == 0 || s.thread >= step_of.size()) continue;
+    auto& steps = step_of[s.thread];
+    if (steps.size() < s.event) steps.resize(s.event, -1);
+    steps[s.event - 1] = static_cast<std::int64_t>(i);
+  }
+  const auto find = [&](EventRef ev) -> std::int64_t {
+    if (ev.thread >= step_of.size() || ev.index >= step_of[ev.thread].size()) return -1;
+    return step_of[ev.thread][ev.index];
+  };
+  for (std::size_t t = 0; t < m.thread_count(); ++t) {
+    if (!m.started().contains(static_cast<unsigned>(t))) continue;
+    const auto events = m.events(static_cast<ThreadId>(t));
+    for (std::uint32_t i = 0; i < events.size(); ++i) {
+      const Event& e = events[i];
+      if (e.read_store == 0) continue;
+      const std::int64_t load = find(EventRef{static_cast<ThreadId>(t), i});
+      if (load < 0) continue;
+      const std::int64_t store = e.read_from.thread == kInitThread ? -1 : find(e.read_from);
+      out.emplace_back(static_cast<std::uint32_t>(load), store);
+    }
+  }
+  return out;
+}
+
 /// A hash of each step of `log`, as the (thread, point) coverage names it:
 /// the thread, which of its steps this is (its k-th), the operation it
 /// starts with, and whether another thread ran the step just before (the
@@ -133,6 +166,8 @@ Execution run_once(Strategy& strategy, const ModelOptions& options,
   e.timeline = c.timeline();
   if (r->memory) e.reads_from = reads_from(*r->memory);
   e.points = points(e.log);
+  e.decisions = c.decisions();
+  if (r->memory) e.reads = read_steps(*r->memory, e.log);
   e.left = c.pending_steps();
   e.threads = c.thread_count();
   if (abandoned) {

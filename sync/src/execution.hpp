@@ -36,6 +36,11 @@ struct Execution {
   /// A hash of each step as (thread, point) coverage: the thread, its k-th
   /// step, the operation, whether it was switched to there.
   std::vector<std::uint64_t> points;
+  /// The thread choices (where two or more threads could go), in order.
+  std::vector<Decision> decisions;
+  /// For each step of `log` that made a load event: the step whose store it
+  /// read, or -1 for an initial value.
+  std::vector<std::pair<std::uint32_t, std::int64_t>> reads;
   std::vector<Footprint> left;  ///< Each unfinished thread's pending step, by thread.
   std::size_t threads = 0;
 };

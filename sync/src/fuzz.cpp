@@ -71,12 +71,102 @@ Seeds seed_inputs(const ModelOptions& options, const std::function<void()>& body
 
 namespace {
 
+/// A schedule edit the execution of an input suggests: take the input's
+/// choices up to byte `at`, choose thread `rank` (its rank among the
+/// enabled threads) there, and let the defaults run that thread on.
+struct Site {
+  std::size_t at = 0;
+  std::uint8_t rank = 0;
+};
+
 /// One input of the fuzzer's corpus.
 struct Entry {
   std::vector<std::uint8_t> bytes;
   std::size_t focus = 0;   // first byte where it differs from the input it was made from
   std::size_t chosen = 0;  // times it was picked to mutate
+  std::vector<std::uint8_t> full;  // the bytes of every choice its execution made
+  std::vector<Site> sites;         // reads-from edits (see sites_of)
 };
+
+/// Every choice `e` made, as the bytes that make `BytesStrategy` make it.
+std::vector<std::uint8_t> full_bytes(const detail::Execution& e) {
+  std::vector<std::uint8_t> out;
+  std::size_t k = 0;
+  for (const detail::Choice& c : e.trail) {
+    if (c.value) {
+      out.push_back(c.index);
+    } else if (k < e.decisions.size()) {
+      const detail::Decision& d = e.decisions[k++];
+      out.push_back(static_cast<std::uint8_t>(d.runnable.rank(d.chosen)));
+    }
+  }
+  return out;
+}
+
+/// The reads-from edits of `e`: for each load that read a store of another
+/// thread, (1) a switch to another thread — the loading one where it can
+/// run — at each of the few choices right after that store (between a
+/// store and what its thread does next is where a reader sees a half-done
+/// update), and (2) a switch to the loading thread at the choice before
+/// the first store of that location by another thread (so the load reads
+/// the oldest value). Both name threads and steps of the execution, not
+/// byte values, so their number grows with the reads, not with the number
+/// of threads enabled at a choice.
+std::vector<Site> sites_of(const detail::Execution& e) {
+  std::vector<Site> out;
+  // Byte position of each thread choice, and the choice that picked each step.
+  std::vector<std::size_t> byte_of(e.decisions.size());
+  {
+    std::size_t k = 0;
+    for (std::size_t b = 0; b < e.trail.size(); ++b) {
+      if (!e.trail[b].value && k < byte_of.size()) byte_of[k++] = b;
+    }
+  }
+  std::vector<std::int64_t> choice_at(e.log.size(), -1);
+  for (std::size_t k = 0; k < e.decisions.size(); ++k) {
+    if (e.decisions[k].step < choice_at.size()) {
+      choice_at[e.decisions[k].step] = static_cast<std::int64_t>(k);
+    }
+  }
+  const auto add = [&](std::size_t step, unsigned thread) {
+    if (step >= choice_at.size() || choice_at[step] < 0) return;
+    const auto k = static_cast<std::size_t>(choice_at[step]);
+    const detail::Decision& d = e.decisions[k];
+    unsigned t = thread;
+    if (!d.runnable.contains(t) || t == d.chosen) {
+      // Not there: any other thread that can run.
+      t = d.runnable.next_from(d.chosen + 1U);
+      if (t == d.chosen) return;
+    }
+    out.push_back(Site{byte_of[k], static_cast<std::uint8_t>(d.runnable.rank(t))});
+  };
+  for (const auto& [load, store] : e.reads) {
+    const unsigned reader = e.log[load].thread;
+    if (store >= 0 && e.log[static_cast<std::size_t>(store)].thread != reader) {
+      for (std::size_t j = static_cast<std::size_t>(store) + 1;
+           j <= static_cast<std::size_t>(store) + 3 && j < e.log.size(); ++j) {
+        add(j, reader);
+      }
+    }
+    const std::uint32_t object = e.log[load].object;
+    for (std::size_t j = 0; j < load; ++j) {
+      const detail::StepRecord& s = e.log[j];
+      if (s.object == object && s.thread != reader &&
+          (s.op == detail::SyncOp::store || s.op == detail::SyncOp::rmw ||
+           s.op == detail::SyncOp::cas)) {
+        add(j, reader);
+        break;
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Site& a, const Site& b) {
+    return a.at != b.at ? a.at < b.at : a.rank < b.rank;
+  });
+  out.erase(std::unique(out.begin(), out.end(),
+                        [](const Site& a, const Site& b) { return a.at == b.at && a.rank == b.rank; }),
+            out.end());
+  return out;
+}
 
 /// The fuzzer's state: the corpus, the coverage seen, the mutations.
 class Fuzzer {
@@ -99,7 +189,9 @@ class Fuzzer {
     bool fresh = false;
     for (const std::uint64_t pair : e.reads_from) fresh = reads_from_.insert(pair).second || fresh;
     for (const std::uint64_t point : e.points) fresh = points_.insert(point).second || fresh;
-    if (fresh || corpus_.empty()) corpus_.push_back(Entry{std::move(input), focus, 0});
+    if (fresh || corpus_.empty()) {
+      corpus_.push_back(Entry{std::move(input), focus, 0, full_bytes(e), sites_of(e)});
+    }
     return std::nullopt;
   }
 
@@ -118,6 +210,15 @@ class Fuzzer {
     }
     Entry& parent = corpus_[i];
     ++parent.chosen;
+    if (!parent.sites.empty() && rng_.below(2) == 0) {
+      // A reads-from edit: the parent's choices up to a site, the switch,
+      // then the defaults.
+      const Site& s = parent.sites[static_cast<std::size_t>(rng_.below(parent.sites.size()))];
+      std::vector<std::uint8_t> input(parent.full.begin(),
+                                      parent.full.begin() + static_cast<std::ptrdiff_t>(s.at));
+      input.push_back(s.rank);
+      return {std::move(input), s.at};
+    }
     std::vector<std::uint8_t> input = parent.bytes;
     std::size_t focus = input.size();
     const auto at = [&](std::size_t size) {

@@ -131,6 +131,9 @@ struct Decision {
   std::int64_t at = 0;               ///< The logical instant of the decision.
   SyncOp op = SyncOp::call;          ///< What `current` was about to do.
   std::uint32_t object = 0;          ///< Which object (1-based, in order of first use), 0: none.
+  /// `sync::model` runs: the position in the run's steps (`log()`) of the
+  /// step it chose.
+  std::uint32_t step = 0;
 };
 
 /// Whether choosing `chosen` at `d` is a preemption: the running thread
