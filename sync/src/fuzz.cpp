@@ -128,11 +128,30 @@ std::vector<Site> sites_of(const detail::Execution& e) {
       choice_at[e.decisions[k].step] = static_cast<std::int64_t>(k);
     }
   }
+  // The thread that started each thread (its `spawn` step and the child's
+  // `start` step share the start token).
+  std::vector<unsigned> spawner;
+  for (std::size_t i = 0; i < e.log.size(); ++i) {
+    const detail::StepRecord& s = e.log[i];
+    if (s.op != detail::SyncOp::start || s.object == 0) continue;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (e.log[j].op == detail::SyncOp::spawn && e.log[j].object == s.object) {
+        if (spawner.size() <= s.thread) spawner.resize(std::size_t{s.thread} + 1, 0);
+        spawner[s.thread] = e.log[j].thread;
+        break;
+      }
+    }
+  }
   const auto add = [&](std::size_t step, unsigned thread) {
     if (step >= choice_at.size() || choice_at[step] < 0) return;
     const auto k = static_cast<std::size_t>(choice_at[step]);
     const detail::Decision& d = e.decisions[k];
     unsigned t = thread;
+    // A thread not started yet at that choice: run the thread that starts
+    // it (a later edit of the input kept can then switch to it).
+    if (!d.runnable.contains(t) && t < spawner.size() && d.runnable.contains(spawner[t])) {
+      t = spawner[t];
+    }
     if (!d.runnable.contains(t) || t == d.chosen) {
       // Not there: any other thread that can run.
       t = d.runnable.next_from(d.chosen + 1U);

@@ -93,9 +93,13 @@ struct FuzzResult {
 /// The in-process schedule fuzzer. Runs each of `seeds` (the empty input
 /// when there are none), then mutates inputs of its corpus, and keeps every
 /// input that makes a reads-from pair or a (thread, point) pair no input
-/// made before (`FuzzRun`). An input that brought new coverage is mutated
-/// more often, and most mutations change the choices at and after the
-/// first step where it differs from the input it was made from. Stops at
+/// made before (`FuzzRun`). Half the mutations are *reads-from edits* read
+/// off the parent's execution: switch to another thread (the reader, where
+/// it can run) just after a store another thread read, or switch to a
+/// reader just before the first store of its location, then let the
+/// defaults run on; the rest are byte edits (insert, change, drop, cut),
+/// most of them just after the byte where the parent differed from its own
+/// parent. The newest inputs are picked more often. Stops at
 /// the first failure, after `options.max_executions` executions (seeds
 /// included) or after `options.budget`; `options.seed` drives the
 /// mutations. `options.search`, `replay` and `fuzz_executions` do not
