@@ -58,9 +58,8 @@ std::string median_text(std::vector<std::size_t> v, std::size_t cap) {
 }
 
 std::size_t found(const std::vector<std::size_t>& v, std::size_t cap) {
-  return static_cast<std::size_t>(std::count_if(v.begin(), v.end(), [&](std::size_t x) {
-    return x < cap;
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(v.begin(), v.end(), [&](std::size_t x) { return x < cap; }));
 }
 
 }  // namespace
@@ -72,8 +71,9 @@ int main(int argc, char** argv) {
   const std::vector<Shape> all = {{"flags", shapes::flags_body},
                                   {"two_stage", shapes::two_stage_body},
                                   {"wrong_lock", shapes::wrong_lock_body}};
-  std::printf("| shape | N | seeding search | seeded fuzzer | unseeded fuzzer | PCT (depth 3) | "
-              "random | seeded found | PCT found |\n");
+  std::printf(
+      "| shape | N | seeding search | seeded fuzzer | unseeded fuzzer | PCT (depth 3) | "
+      "random | seeded found | PCT found |\n");
   std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   for (const Shape& shape : all) {
     if (only != "all" && only != shape.name) continue;

@@ -56,7 +56,7 @@ std::vector<std::uint64_t> reads_from(const MemoryModel& m) {
 /// The reads-from edges of `m`'s execution between steps of `log`: (the
 /// step of a load, the step of the store it read, or -1 for an initial value).
 std::vector<std::pair<std::uint32_t, std::int64_t>> read_steps(const MemoryModel& m,
-                                                                const std::vector<StepRecord>& log) {
+                                                               const std::vector<StepRecord>& log) {
   std::vector<std::pair<std::uint32_t, std::int64_t>> out;
   // (thread, event index + 1) -> step.
   std::vector<std::vector<std::int64_t>> step_of(m.thread_count());

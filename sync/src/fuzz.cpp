@@ -82,8 +82,8 @@ struct Site {
 /// One input of the fuzzer's corpus.
 struct Entry {
   std::vector<std::uint8_t> bytes;
-  std::size_t focus = 0;   // first byte where it differs from the input it was made from
-  std::size_t chosen = 0;  // times it was picked to mutate
+  std::size_t focus = 0;           // first byte where it differs from the input it was made from
+  std::size_t chosen = 0;          // times it was picked to mutate
   std::vector<std::uint8_t> full;  // the bytes of every choice its execution made
   std::vector<Site> sites;         // reads-from edits (see sites_of)
 };
@@ -181,9 +181,10 @@ std::vector<Site> sites_of(const detail::Execution& e) {
   std::sort(out.begin(), out.end(), [](const Site& a, const Site& b) {
     return a.at != b.at ? a.at < b.at : a.rank < b.rank;
   });
-  out.erase(std::unique(out.begin(), out.end(),
-                        [](const Site& a, const Site& b) { return a.at == b.at && a.rank == b.rank; }),
-            out.end());
+  out.erase(
+      std::unique(out.begin(), out.end(),
+                  [](const Site& a, const Site& b) { return a.at == b.at && a.rank == b.rank; }),
+      out.end());
   return out;
 }
 
@@ -192,7 +193,10 @@ class Fuzzer {
  public:
   Fuzzer(const ModelOptions& options, const std::function<void()>& body, detail::Memory& memory,
          std::size_t& count)
-      : options_(options), body_(body), memory_(memory), count_(count),
+      : options_(options),
+        body_(body),
+        memory_(memory),
+        count_(count),
         rng_(core::mix64(options.seed)) {}
 
   /// Runs `input`; keeps it when it made new coverage. The failure, if any.
@@ -343,12 +347,11 @@ FuzzResult fuzz(const ModelOptions& options, const std::function<void()>& body,
     result.error = "merilo::sync::fuzz: ModelOptions::max_executions is 0";
     return out;
   }
-  const auto until = options.budget.count() > 0
-                         ? std::chrono::steady_clock::now() + options.budget
-                         : std::chrono::steady_clock::time_point::max();
+  const auto until = options.budget.count() > 0 ? std::chrono::steady_clock::now() + options.budget
+                                                : std::chrono::steady_clock::time_point::max();
   detail::Memory memory;
-  result.failure = fuzz_loop(options, body, seeds, options.max_executions, until,
-                             result.executions, memory, out.corpus);
+  result.failure = fuzz_loop(options, body, seeds, options.max_executions, until, result.executions,
+                             memory, out.corpus);
   return out;
 }
 

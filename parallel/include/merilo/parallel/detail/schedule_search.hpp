@@ -56,7 +56,7 @@ class ScheduleSearch {
   struct Node {
     Decision decision;
     sync::detail::ThreadSet tried;  // choices taken or skipped here
-    std::size_t preemptions = 0;  // before this decision
+    std::size_t preemptions = 0;    // before this decision
   };
 
   std::size_t max_bound_;

@@ -132,8 +132,9 @@ class Dpor {
   std::size_t step_ = 0;    // steps taken in the execution under way
   std::size_t replay_ = 0;  // steps replayed from path_ before new ones
   std::vector<Node> path_;
-  std::vector<Footprint> pending_;          // every node's pending steps, in path order
-  std::vector<Footprint> blocked_pending_;  // the disabled threads' steps where the run was cut short
+  std::vector<Footprint> pending_;  // every node's pending steps, in path order
+  std::vector<Footprint>
+      blocked_pending_;  // the disabled threads' steps where the run was cut short
   // Race analysis scratch, kept between executions for its capacity: one
   // vector clock of `stride_` entries (the widest state's threads) per step.
   std::vector<std::uint32_t> clock_;
