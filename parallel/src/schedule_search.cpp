@@ -64,9 +64,8 @@ bool ScheduleSearch::next(std::vector<std::uint8_t>& forced) {
     Node& node = path_.back();
     const std::size_t i = path_.size() - 1;
     for (unsigned c = 0; c < kMaxControlledThreads; ++c) {
-      const auto bit = static_cast<std::uint8_t>(1U << c);
-      if (!(node.decision.runnable & bit) || (node.tried & bit)) continue;
-      node.tried |= bit;
+      if (!node.decision.runnable.contains(c) || node.tried.contains(c)) continue;
+      node.tried.insert(c);
       const auto choice = static_cast<std::uint8_t>(c);
       if (node.preemptions + (is_preemption(node.decision, choice) ? 1 : 0) > bound_) continue;
       node.decision.chosen = choice;
@@ -108,7 +107,7 @@ void ScheduleSearch::record(const std::vector<Decision>& decisions) {
   for (std::size_t i = known; i < decisions.size(); ++i) {
     Node node;
     node.decision = decisions[i];
-    node.tried = static_cast<std::uint8_t>(1U << decisions[i].chosen);
+    node.tried = sync::detail::ThreadSet::of(decisions[i].chosen);
     node.preemptions = pre;
     if (is_preemption(decisions[i], decisions[i].chosen)) ++pre;
     path_.push_back(node);

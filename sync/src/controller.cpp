@@ -3,7 +3,6 @@
 #include <merilo/sync/detail/controller.hpp>
 
 #include <algorithm>   // std::find, std::min_element
-#include <bit>         // std::popcount
 #include <cstdint>     // std::uintptr_t
 #include <cstdio>      // reading /proc
 #include <exception>   // std::uncaught_exceptions
@@ -136,11 +135,9 @@ bool is_preemption(const Decision& d, std::uint8_t chosen) noexcept {
 std::uint8_t default_choice(const Decision& d) noexcept {
   if (d.current != kNoThread && d.current_runnable && !d.yielded) return d.current;
   const unsigned start = d.current == kNoThread ? 0U : d.current + 1U;
-  for (unsigned k = 0; k < kMaxControlledThreads; ++k) {
-    const unsigned t = (start + k) % kMaxControlledThreads;
-    if ((d.runnable >> t) & 1U) return static_cast<std::uint8_t>(t);
-  }
-  return d.current;  // unreachable: a decision has two runnable threads
+  const unsigned t = d.runnable.next_from(start);
+  // kMaxThreads is unreachable: a decision has two runnable threads.
+  return t < kMaxControlledThreads ? static_cast<std::uint8_t>(t) : d.current;
 }
 
 // --- Chooser ---------------------------------------------------------------
@@ -179,7 +176,7 @@ Chooser::Chooser(std::vector<std::uint8_t> forced, Then then, std::uint64_t seed
 std::uint8_t Chooser::pick(const Decision& d, std::size_t index) {
   if (index < forced_.size()) {
     const std::uint8_t c = forced_[index];
-    if (c < kMaxControlledThreads && ((d.runnable >> c) & 1U)) return c;
+    if (d.runnable.contains(c)) return c;
     diverged_ = true;
     return default_choice(d);
   }
@@ -187,16 +184,15 @@ std::uint8_t Chooser::pick(const Decision& d, std::size_t index) {
     case Then::defaults:
       return default_choice(d);
     case Then::random: {
-      std::uint8_t mask = d.runnable;
+      ThreadSet mask = d.runnable;
       if (d.yielded && d.current != kNoThread) {
-        const auto others = static_cast<std::uint8_t>(mask & ~(1U << d.current));
-        if (others != 0) mask = others;
+        ThreadSet others = mask;
+        others.erase(d.current);
+        if (!others.empty()) mask = others;
       }
-      std::uint64_t k = draw_below(rng_, static_cast<std::uint64_t>(std::popcount(mask)));
-      for (unsigned t = 0; t < kMaxControlledThreads; ++t) {
-        if (((mask >> t) & 1U) && k-- == 0) return static_cast<std::uint8_t>(t);
-      }
-      return default_choice(d);
+      const auto k = static_cast<unsigned>(draw_below(rng_, mask.count()));
+      const unsigned t = mask.nth(k);
+      return t < kMaxControlledThreads ? static_cast<std::uint8_t>(t) : default_choice(d);
     }
     case Then::pct: {
       if (d.current != kNoThread && d.current < priority_.size()) {
@@ -211,14 +207,14 @@ std::uint8_t Chooser::pick(const Decision& d, std::size_t index) {
       }
       std::uint8_t best = default_choice(d);
       for (unsigned t = 0; t < priority_.size(); ++t) {
-        if (((d.runnable >> t) & 1U) && priority_[t] > priority_[best]) {
+        if (d.runnable.contains(t) && priority_[t] > priority_[best]) {
           best = static_cast<std::uint8_t>(t);
         }
       }
       if (d.yielded && best == d.current) {
         // Every other runnable thread has priority 0 too: let one of them go.
         for (unsigned t = 0; t < priority_.size(); ++t) {
-          if (t != d.current && ((d.runnable >> t) & 1U)) return static_cast<std::uint8_t>(t);
+          if (t != d.current && d.runnable.contains(t)) return static_cast<std::uint8_t>(t);
         }
       }
       return best;
@@ -378,6 +374,7 @@ void Controller::end_locked(RunStatus status) {
   }
   running_ = kNoThread;
   cv_.notify_all();
+  for (std::condition_variable& turn : turns_) turn.notify_all();
 }
 
 void Controller::park_locked(std::unique_lock<std::mutex>& lock) {
@@ -426,11 +423,11 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
     th.pending_object = object;
     th.pending = footprint_of(op, object_id_locked(object), sc);
   }
-  std::uint8_t mask = 0;
+  ThreadSet mask;
   for (std::size_t t = 0; t < threads_.size(); ++t) {
-    if (enabled_locked(t)) mask |= static_cast<std::uint8_t>(1U << t);
+    if (enabled_locked(t)) mask.insert(static_cast<unsigned>(t));
   }
-  if (mask == 0) {
+  if (mask.empty()) {
     // Time passes only when nobody can run: the timed waiter that blocked
     // first times out.
     Thread* timed = nullptr;
@@ -442,7 +439,7 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
     if (timed != nullptr) {
       timed->state = Thread::State::runnable;
       timed->timed_out = true;
-      mask = static_cast<std::uint8_t>(1U << (timed - threads_.data()));
+      mask = ThreadSet::of(static_cast<unsigned>(timed - threads_.data()));
     } else {
       bool all_finished = true;
       for (const Thread& th : threads_)
@@ -479,39 +476,40 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
       timed->state = Thread::State::runnable;
       timed->timed_out = true;
       timed->idle = false;
-      mask |= static_cast<std::uint8_t>(1U << (timed - threads_.data()));
+      mask.insert(static_cast<unsigned>(timed - threads_.data()));
     }
   }
   Decision d;
   d.runnable = mask;
   d.current = me;
-  d.current_runnable = me != kNoThread && ((mask >> me) & 1U);
+  d.current_runnable = me != kNoThread && mask.contains(me);
   d.yielded = yielded;
   d.at = clock_;
   d.op = op;
   d.object = object_id_locked(object);
   std::uint8_t chosen = 0;
   if (strategy_ != nullptr) {
-    PendingSteps pending{};
+    pending_scratch_.resize(threads_.size());
     for (std::size_t t = 0; t < threads_.size(); ++t) {
-      if (threads_[t].state != Thread::State::finished) pending[t] = threads_[t].pending;
+      pending_scratch_[t] =
+          threads_[t].state != Thread::State::finished ? threads_[t].pending : Footprint{};
     }
-    const std::uint8_t preferred = std::popcount(mask) == 1
-                                       ? static_cast<std::uint8_t>(std::countr_zero(mask))
-                                       : default_choice(d);
-    chosen = strategy_->next_thread(d, pending, preferred);
-    if (chosen >= threads_.size() || ((mask >> chosen) & 1U) == 0) chosen = preferred;
+    const std::uint8_t preferred =
+        mask.count() == 1 ? static_cast<std::uint8_t>(mask.lowest()) : default_choice(d);
+    chosen = strategy_->next_thread(d, pending_scratch_, preferred);
+    if (chosen >= threads_.size() || !mask.contains(chosen)) chosen = preferred;
     log_.push_back(StepRecord{chosen, threads_[chosen].pending_op,
                               object_id_locked(threads_[chosen].pending_object),
                               is_preemption(d, chosen)});
-    if (std::popcount(mask) > 1) {
+    if (mask.count() > 1) {
       d.chosen = chosen;
+      d.step = static_cast<std::uint32_t>(log_.size() - 1);
       decisions_.push_back(d);
       trail_.push_back(Choice{false, chosen});
       run_length_ = chosen == me ? run_length_ + 1 : 0;
     }
-  } else if (std::popcount(mask) == 1) {
-    chosen = static_cast<std::uint8_t>(std::countr_zero(mask));
+  } else if (mask.count() == 1) {
+    chosen = static_cast<std::uint8_t>(mask.lowest());
   } else {
     chosen = chooser_.pick(d, decisions_.size());
     d.chosen = chosen;
@@ -519,7 +517,12 @@ void Controller::decide_locked(std::unique_lock<std::mutex>& /*lock*/, std::uint
     run_length_ = chosen == me ? run_length_ + 1 : 0;
   }
   running_ = chosen;
-  if (chosen != me) cv_.notify_all();
+  if (chosen != me) {
+    // Only the chosen thread waits for this turn: waking it alone keeps a
+    // hand-off one wake-up however many threads the run has.
+    turns_[chosen].notify_one();
+    cv_.notify_all();  // a joiner may wait for the thread that left (wait_gone)
+  }
 }
 
 namespace {
@@ -548,7 +551,7 @@ void Controller::wait_turn_locked(std::unique_lock<std::mutex>& lock, std::uint8
   lock.unlock();
   for (unsigned spins = 0; spins < kHandOffSpins && !my_turn(); ++spins) relax();
   lock.lock();
-  cv_.wait(lock, my_turn);
+  turns_[me].wait(lock, my_turn);
 }
 
 void Controller::enter(std::size_t t, const std::vector<const void*>& held) {
@@ -825,6 +828,7 @@ void Controller::drop() noexcept {
   end_locked(RunStatus::dropped);
   free_ = true;  // a cancelled run's parked threads go on too
   cv_.notify_all();
+  for (std::condition_variable& turn : turns_) turn.notify_all();
 }
 
 bool Controller::settled(std::size_t& parked) const {
@@ -995,7 +999,9 @@ std::uint8_t Controller::spawn(const void* start, const void* finish) {
   std::unique_lock lock(mu_);
   if (threads_.size() >= kMaxControlledThreads) {
     misuse_locked(sync::kTooManyThreadsTag,
-                  fmt::format("thread {} starts a thread beyond the {} a controlled run can have",
+                  fmt::format("thread {} starts a thread beyond the limit of {} threads a "
+                              "controlled run can have, the body included (kMaxThreads); the "
+                              "thread was not started",
                               tls_hook.thread, kMaxControlledThreads));
     return kNoThread;
   }
@@ -1193,9 +1199,9 @@ std::vector<StepRecord> Controller::log() const {
   return log_;
 }
 
-PendingSteps Controller::pending_steps() const {
+std::vector<Footprint> Controller::pending_steps() const {
   std::unique_lock lock(mu_);
-  PendingSteps out{};
+  std::vector<Footprint> out(threads_.size());
   for (std::size_t t = 0; t < threads_.size(); ++t) {
     if (threads_[t].state != Thread::State::finished) out[t] = threads_[t].pending;
   }

@@ -2,21 +2,27 @@
 #include <merilo/sync/detail/dpor.hpp>
 
 #include <algorithm>  // std::max
-#include <bit>        // std::countr_zero
 
 namespace merilo::sync::detail {
 
 namespace {
 
-constexpr ThreadSet bit(unsigned t) noexcept { return static_cast<ThreadSet>(1U << t); }
-
-/// The first thread of `set` at or after `from`, cyclically (`set` != 0).
+/// The first thread of `set` at or after `from`, cyclically (`set` not empty).
 std::uint8_t next_in(ThreadSet set, unsigned from) noexcept {
-  for (unsigned k = 0; k < kMaxThreads; ++k) {
-    const unsigned t = (from + k) % kMaxThreads;
-    if ((set >> t) & 1U) return static_cast<std::uint8_t>(t);
+  const unsigned t = set.next_from(from);
+  return static_cast<std::uint8_t>(t < kMaxThreads ? t : 0);
+}
+
+/// Whether `a` (a node's `width` steps from `at`) and `b` hold the same
+/// pending steps, a missing entry being no step.
+bool same_steps(const Footprint* a, std::size_t width, Pending b) noexcept {
+  const std::size_t n = width > b.size() ? width : b.size();
+  for (std::size_t t = 0; t < n; ++t) {
+    const Footprint x = t < width ? a[t] : Footprint{};
+    const Footprint y = t < b.size() ? b[t] : Footprint{};
+    if (!(x == y)) return false;
   }
-  return 0;
+  return true;
 }
 
 }  // namespace
@@ -39,9 +45,9 @@ bool Dpor::begin() {
         found = true;
         break;
       }
-      const auto todo = static_cast<ThreadSet>(n.backtrack & ~n.done & ~n.sleep & n.enabled);
-      if (todo != 0) {
-        p = static_cast<std::uint8_t>(std::countr_zero(todo));
+      const ThreadSet todo = n.backtrack & ~n.done & ~n.sleep & n.enabled;
+      if (!todo.empty()) {
+        p = static_cast<std::uint8_t>(todo.lowest());
         found = true;
       }
     }
@@ -50,17 +56,19 @@ bool Dpor::begin() {
       return false;
     }
     path_.resize(i + 1);
+    pending_.resize(path_[i].at + path_[i].width);
     if (next_value) {
       ++path_[i].value;
     } else {
       path_[i].chosen = p;
-      path_[i].done |= bit(p);
+      path_[i].done.insert(p);
       path_[i].values = 0;
       path_[i].value = 0;
     }
     replay_ = i + 1;
   } else {
     path_.clear();
+    pending_.clear();
     replay_ = 0;
   }
   ++executions_;
@@ -70,50 +78,53 @@ bool Dpor::begin() {
   return true;
 }
 
-std::uint8_t Dpor::choose(ThreadSet enabled, const Pending& pending, std::uint8_t preferred) {
+std::uint8_t Dpor::choose(ThreadSet enabled, Pending pending, std::uint8_t preferred) {
   const std::size_t i = step_++;
-  if (preferred >= kMaxThreads || ((enabled >> preferred) & 1U) == 0) {
-    preferred = next_in(enabled, 0);
-  }
+  if (pending.size() > kMaxThreads) pending = pending.first(kMaxThreads);
+  if (!enabled.contains(preferred)) preferred = next_in(enabled, 0);
   if (i < replay_) {
     const Node& n = path_[i];
-    if (n.enabled != enabled || n.pending != pending) diverged_ = true;
-    if ((enabled >> n.chosen) & 1U) return n.chosen;
+    if (!(n.enabled == enabled) || !same_steps(pending_.data() + n.at, n.width, pending)) {
+      diverged_ = true;
+    }
+    if (enabled.contains(n.chosen)) return n.chosen;
     diverged_ = true;
     return preferred;
   }
   if (blocked_) return preferred;
   Node n;
   n.enabled = enabled;
-  n.pending = pending;
   if (i > 0) {
     // Asleep here: the threads asleep or already explored at the parent,
     // other than the one it ran, whose next step commutes with that one.
     const Node& parent = path_[i - 1];
-    const Footprint ran = parent.pending[parent.chosen];
-    const auto candidates =
-        static_cast<ThreadSet>((parent.sleep | parent.done) & ~bit(parent.chosen));
-    for (unsigned q = 0; q < kMaxThreads; ++q) {
-      if (((candidates >> q) & 1U) && !dependent(parent.pending[q], ran)) n.sleep |= bit(q);
+    const Footprint ran = step_of(i - 1);
+    ThreadSet candidates = parent.sleep | parent.done;
+    candidates.erase(parent.chosen);
+    for (unsigned q = candidates.lowest(); q < kMaxThreads; q = candidates.from(q + 1)) {
+      if (!dependent(pending_at(i - 1, q), ran)) n.sleep.insert(q);
     }
   }
-  const auto awake = static_cast<ThreadSet>(enabled & ~n.sleep);
-  if (awake == 0) {
+  const ThreadSet awake = enabled & ~n.sleep;
+  if (awake.empty()) {
     // Every enabled thread's next step was explored from an equivalent
     // state: whatever follows is a trace already run. A disabled thread's
     // step may still race with what ran (a lock waiting for the mutex that
     // another lock took): it takes part in the race analysis.
     blocked_ = true;
-    blocked_pending_ = {};
-    for (unsigned t = 0; t < kMaxThreads; ++t) {
-      if (((enabled >> t) & 1U) == 0) blocked_pending_[t] = pending[t];
+    blocked_pending_.assign(pending.size(), Footprint{});
+    for (unsigned t = 0; t < pending.size(); ++t) {
+      if (!enabled.contains(t)) blocked_pending_[t] = pending[t];
     }
     ++sleep_blocked_;
     return preferred;
   }
   n.chosen = next_in(awake, preferred);
-  n.backtrack = bit(n.chosen);
-  n.done = bit(n.chosen);
+  n.backtrack = ThreadSet::of(n.chosen);
+  n.done = ThreadSet::of(n.chosen);
+  n.at = static_cast<std::uint32_t>(pending_.size());
+  n.width = static_cast<std::uint32_t>(pending.size());
+  pending_.insert(pending_.end(), pending.begin(), pending.end());
   path_.push_back(n);
   return n.chosen;
 }
@@ -131,12 +142,13 @@ std::size_t Dpor::choose_value(std::size_t count) {
   return n.value;
 }
 
-void Dpor::end(const Pending& left) {
+void Dpor::end(Pending left) {
   if (!running_) return;
   running_ = false;
   if (step_ < replay_) {
     diverged_ = true;  // the replayed prefix did not run to its end
     path_.resize(step_);
+    pending_.resize(path_.empty() ? 0 : path_.back().at + path_.back().width);
   }
   analyse_races(replay_ > 0 ? replay_ - 1 : 0, left);
 }
@@ -148,33 +160,43 @@ std::vector<std::uint8_t> Dpor::choices() const {
   return out;
 }
 
-// Happens-before of the recorded steps: clock_[k][t] is one more than the
-// position of the last step of thread t that happens before step k or is
-// step k (0: none). Step j happens before step k iff clock_[k][thread(j)] > j.
+// Happens-before of the recorded steps: clock_at(k)[t] is one more than
+// the position of the last step of thread t that happens before step k or
+// is step k (0: none). Step j happens before step k iff
+// clock_at(k)[thread(j)] > j. A clock has `stride_` entries: as many as
+// the widest state has threads, so a run of two threads pays for two.
 //
 // The steps still pending when the execution ended (a thread blocked for
 // good, or cut off by a failure) take part too, as if each ran next: a
 // lock that never got its mutex races with the lock that took it.
-void Dpor::analyse_races(std::size_t from, const Pending& left) {
+void Dpor::analyse_races(std::size_t from, Pending left) {
   const std::size_t n = path_.size();
-  clock_.assign(n, {});
-  std::array<std::size_t, kMaxThreads> last{};
-  std::array<bool, kMaxThreads> seen{};
+  const Pending pending = blocked_ ? Pending(blocked_pending_) : left;
+  std::size_t width = pending.size() < kMaxThreads ? pending.size() : kMaxThreads;
+  for (const Node& node : path_) width = std::max<std::size_t>(width, node.width);
+  for (const Node& node : path_) width = std::max<std::size_t>(width, node.chosen + 1U);
+  stride_ = width;
+  clock_.assign((n + 1) * stride_, 0);  // one spare row: a pending step's clock
+  std::vector<std::size_t> last(stride_, 0);
+  std::vector<bool> seen(stride_, false);
   std::vector<std::size_t> preds;
   std::vector<std::size_t> between;
   // The clock of a step `sk` of thread `tk` placed after the first `k`
-  // steps; its direct predecessors in `preds`.
+  // steps, written to row `k`; its direct predecessors in `preds`.
   const auto clock_of = [&](std::size_t k, unsigned tk, Footprint sk) {
-    Clock c{};
+    std::uint32_t* c = clock_.data() + k * stride_;
+    std::fill(c, c + stride_, 0U);
     preds.clear();
     if (seen[tk]) {
-      c = clock_[last[tk]];
+      const std::uint32_t* own = clock_at(last[tk]);
+      std::copy(own, own + stride_, c);
       preds.push_back(last[tk]);
     }
     for (std::size_t j = 0; j < k; ++j) {
       if (path_[j].chosen == tk || !dependent(step_of(j), sk)) continue;
       preds.push_back(j);
-      for (std::size_t t = 0; t < kMaxThreads; ++t) c[t] = std::max(c[t], clock_[j][t]);
+      const std::uint32_t* cj = clock_at(j);
+      for (std::size_t t = 0; t < stride_; ++t) c[t] = std::max(c[t], cj[t]);
     }
     c[tk] = static_cast<std::uint32_t>(k + 1);
     return c;
@@ -185,13 +207,13 @@ void Dpor::analyse_races(std::size_t from, const Pending& left) {
   // An acquisition and the release it waited for are no race; two
   // acquisitions of a mutex race directly even though the first one's
   // release lies between them.
-  const auto races = [&](std::size_t k, unsigned tk, Footprint sk, const Clock& c) {
+  const auto races = [&](std::size_t k, unsigned tk, Footprint sk, const std::uint32_t* c) {
     for (std::size_t j : preds) {
       const unsigned tj = path_[j].chosen;
       if (tj == tk || is_release_of(step_of(j), sk)) continue;
       bool direct = true;
       for (std::size_t p : preds) {
-        if (p != j && !is_release_of(step_of(p), sk) && clock_[p][tj] > j) {
+        if (p != j && !is_release_of(step_of(p), sk) && clock_at(p)[tj] > j) {
           direct = false;
           break;
         }
@@ -199,25 +221,24 @@ void Dpor::analyse_races(std::size_t from, const Pending& left) {
       if (!direct) continue;
       between.clear();
       for (std::size_t i = j + 1; i < k; ++i) {
-        if (clock_[i][tj] <= j) between.push_back(i);  // i does not happen after j
+        if (clock_at(i)[tj] <= j) between.push_back(i);  // i does not happen after j
       }
       add_backtrack(j, tk, c, between);
     }
   };
   for (std::size_t k = 0; k < n; ++k) {
     const unsigned tk = path_[k].chosen;
-    clock_[k] = clock_of(k, tk, step_of(k));
+    const std::uint32_t* c = clock_of(k, tk, step_of(k));
     last[tk] = k;
     seen[tk] = true;
-    if (k >= from) races(k, tk, step_of(k), clock_[k]);
+    if (k >= from) races(k, tk, step_of(k), c);
   }
   // A cut-short run's enabled threads sleep (their steps were explored);
   // its disabled ones, and every unfinished one of a run that ended, may
   // race.
-  const Pending& pending = blocked_ ? blocked_pending_ : left;
-  for (unsigned t = 0; t < kMaxThreads; ++t) {
+  for (unsigned t = 0; t < width && t < pending.size(); ++t) {
     if (pending[t].access == Access::none) continue;
-    const Clock c = clock_of(n, t, pending[t]);
+    const std::uint32_t* c = clock_of(n, t, pending[t]);
     races(n, t, pending[t], c);
   }
 }
@@ -225,30 +246,30 @@ void Dpor::analyse_races(std::size_t from, const Pending& left) {
 // At the state before step `at`, make sure some thread that can start the
 // reordering "the steps `between`, then a step of `thread` with clock
 // `clock`" is explored.
-void Dpor::add_backtrack(std::size_t at, unsigned thread, const Clock& clock,
+void Dpor::add_backtrack(std::size_t at, unsigned thread, const std::uint32_t* clock,
                          const std::vector<std::size_t>& between) {
-  ThreadSet initials = 0;
-  ThreadSet seen = 0;
-  const auto consider = [&](unsigned t, const Clock& c, std::size_t upto) {
-    if ((seen >> t) & 1U) return;
-    seen |= bit(t);
+  ThreadSet initials;
+  ThreadSet seen;
+  const auto consider = [&](unsigned t, const std::uint32_t* c, std::size_t upto) {
+    if (seen.contains(t)) return;
+    seen.insert(t);
     // Thread t's first step in the reordering starts it when no earlier
     // step of the reordering happens before it.
     for (std::size_t x = 0; x < upto; ++x) {
       const std::size_t e = between[x];
       if (c[path_[e].chosen] > e) return;
     }
-    initials |= bit(t);
+    initials.insert(t);
   };
   for (std::size_t x = 0; x < between.size(); ++x) {
-    consider(path_[between[x]].chosen, clock_[between[x]], x);
+    consider(path_[between[x]].chosen, clock_at(between[x]), x);
   }
   consider(thread, clock, between.size());
   Node& node = path_[at];
-  if ((node.backtrack & initials) != 0) return;
-  const auto startable = static_cast<ThreadSet>(initials & node.enabled);
-  if (startable != 0) {
-    node.backtrack |= bit(next_in(startable, thread));
+  if (!(node.backtrack & initials).empty()) return;
+  const ThreadSet startable = initials & node.enabled;
+  if (!startable.empty()) {
+    node.backtrack.insert(next_in(startable, thread));
   } else {
     // No initial can run here (it waits for a lock held across the
     // reordering): explore every thread that can, which is always enough.

@@ -30,8 +30,9 @@ struct Run {
 /// thread and position).
 std::vector<std::uint64_t> reads_from(const MemoryModel& m) {
   std::vector<std::uint64_t> out;
-  for (ThreadId t = 0; t < kMaxModelThreads; ++t) {
-    if (((m.started() >> t) & 1U) == 0) continue;
+  for (std::size_t n = 0; n < m.thread_count(); ++n) {
+    const auto t = static_cast<ThreadId>(n);
+    if (!m.started().contains(t)) continue;
     const auto events = m.events(t);
     for (std::uint32_t i = 0; i < events.size(); ++i) {
       const Event& e = events[i];
@@ -52,11 +53,69 @@ std::vector<std::uint64_t> reads_from(const MemoryModel& m) {
   return out;
 }
 
+/// The reads-from edges of `m`'s execution between steps of `log`: (the
+/// step of a load, the step of the store it read, or -1 for an initial value).
+std::vector<std::pair<std::uint32_t, std::int64_t>> read_steps(const MemoryModel& m,
+                                                               const std::vector<StepRecord>& log) {
+  std::vector<std::pair<std::uint32_t, std::int64_t>> out;
+  // (thread, event index + 1) -> step.
+  std::vector<std::vector<std::int64_t>> step_of(m.thread_count());
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    const StepRecord& s = log[i];
+    if (s.event == 0 || s.thread >= step_of.size()) continue;
+    auto& steps = step_of[s.thread];
+    if (steps.size() < s.event) steps.resize(s.event, -1);
+    steps[s.event - 1] = static_cast<std::int64_t>(i);
+  }
+  const auto find = [&](EventRef ev) -> std::int64_t {
+    if (ev.thread >= step_of.size() || ev.index >= step_of[ev.thread].size()) return -1;
+    return step_of[ev.thread][ev.index];
+  };
+  for (std::size_t t = 0; t < m.thread_count(); ++t) {
+    if (!m.started().contains(static_cast<unsigned>(t))) continue;
+    const auto events = m.events(static_cast<ThreadId>(t));
+    for (std::uint32_t i = 0; i < events.size(); ++i) {
+      const Event& e = events[i];
+      if (e.read_store == 0) continue;
+      const std::int64_t load = find(EventRef{static_cast<ThreadId>(t), i});
+      if (load < 0) continue;
+      const std::int64_t store = e.read_from.thread == kInitThread ? -1 : find(e.read_from);
+      out.emplace_back(static_cast<std::uint32_t>(load), store);
+    }
+  }
+  return out;
+}
+
+/// A hash of each step of `log`, as the (thread, point) coverage names it:
+/// the thread, which of its steps this is (its k-th), the operation it
+/// starts with, and whether another thread ran the step just before (the
+/// thread was switched to here). See docs/design/plain-threads.md.
+std::vector<std::uint64_t> points(const std::vector<StepRecord>& log) {
+  std::vector<std::uint64_t> out;
+  out.reserve(log.size());
+  std::vector<std::uint32_t> steps;  // per thread, steps so far
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    const StepRecord& s = log[i];
+    if (steps.size() <= s.thread) steps.resize(std::size_t{s.thread} + 1, 0);
+    const std::uint32_t k = steps[s.thread]++;
+    const bool switched = i > 0 && log[i - 1].thread != s.thread;
+    std::uint64_t h = core::mix64((std::uint64_t{s.thread} << 40U) ^ (std::uint64_t{k} << 8U) ^
+                                  static_cast<std::uint64_t>(s.op));
+    out.push_back(core::mix64(h ^ (switched ? 0x9e3779b97f4a7c15ULL : 0U)));
+  }
+  return out;
+}
+
 }  // namespace
 
 Execution run_once(Strategy& strategy, const ModelOptions& options,
                    const std::function<void()>& body, Memory& memory) {
-  if (options.memory_model && !memory.model) memory.model = std::make_unique<detail::MemoryModel>();
+  // The model runs also when it is off: then it offers only the newest
+  // store and the last place, which is a sequentially consistent
+  // interleaving, and still records which store each load read (the
+  // fuzzer's feedback).
+  if (!memory.model) memory.model = std::make_unique<detail::MemoryModel>();
+  memory.model->set_newest_only(!options.memory_model);
   auto run = std::make_unique<Run>(strategy, std::move(memory.model), options.max_steps);
   Run* r = run.get();
   const std::shared_ptr<detail::Job> job = detail::run_pooled([r, &body] {
@@ -106,6 +165,9 @@ Execution run_once(Strategy& strategy, const ModelOptions& options,
   e.memory = c.format_memory();
   e.timeline = c.timeline();
   if (r->memory) e.reads_from = reads_from(*r->memory);
+  e.points = points(e.log);
+  e.decisions = c.decisions();
+  if (r->memory) e.reads = read_steps(*r->memory, e.log);
   e.left = c.pending_steps();
   e.threads = c.thread_count();
   if (abandoned) {

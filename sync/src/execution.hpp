@@ -33,7 +33,15 @@ struct Execution {
   std::string timeline;  ///< Controller::timeline.
   /// A hash of each reads-from pair (location, store event, load event).
   std::vector<std::uint64_t> reads_from;
-  PendingSteps left{};
+  /// A hash of each step as (thread, point) coverage: the thread, its k-th
+  /// step, the operation, whether it was switched to there.
+  std::vector<std::uint64_t> points;
+  /// The thread choices (where two or more threads could go), in order.
+  std::vector<Decision> decisions;
+  /// For each step of `log` that made a load event: the step whose store it
+  /// read, or -1 for an initial value.
+  std::vector<std::pair<std::uint32_t, std::int64_t>> reads;
+  std::vector<Footprint> left;  ///< Each unfinished thread's pending step, by thread.
   std::size_t threads = 0;
 };
 

@@ -78,8 +78,8 @@ std::string format_execution(const MemoryModel& model, std::span<const std::stri
     }
   };
   list(kInitThread);
-  for (std::size_t t = 0; t < kMaxModelThreads; ++t) {
-    if ((model.started() >> t) & 1U) list(static_cast<ThreadId>(t));
+  for (std::size_t t = 0; t < model.thread_count(); ++t) {
+    if (model.started().contains(static_cast<unsigned>(t))) list(static_cast<ThreadId>(t));
   }
   out += "modification order:\n";
   for (LocationId x = 0; x < model.locations(); ++x) {

@@ -91,10 +91,16 @@ const char* kind_name(EventKind kind) noexcept {
   return "?";
 }
 
-MemoryModel::MemoryModel() { reset(); }
+MemoryModel::MemoryModel() : threads_(kMaxModelThreads) {
+  thread_count_ = kMaxModelThreads;
+  reset();
+}
 
 void MemoryModel::reset() noexcept {
-  for (Thread& th : threads_) {
+  // Only the threads of the last execution have anything to forget (a
+  // thread is reset again when it is spawned).
+  for (std::size_t t = 0; t < thread_count_; ++t) {
+    Thread& th = threads_[t];
     th.clock = {};
     th.fence_release = {};
     th.pending = {};
@@ -106,11 +112,12 @@ void MemoryModel::reset() noexcept {
   stores_.clear();
   for (std::size_t x = 0; x < location_count_; ++x) {
     locations_[x].mo.clear();
-    locations_[x].own_release = {};
+    locations_[x].own_release.clear();
   }
   location_count_ = 0;
   locks_.clear();
-  started_ = 1;
+  started_ = ThreadSet::of(0);
+  thread_count_ = 1;
   seq_ = 0;
   pending_ = Pending::none;
   sc_nodes_.clear();
@@ -120,8 +127,9 @@ void MemoryModel::reset() noexcept {
 // --- lookups -----------------------------------------------------------------
 
 MemoryModel::Thread& MemoryModel::thread(ThreadId t) {
-  if (t >= kMaxModelThreads || ((started_ >> t) & 1U) == 0) {
-    misuse(fmt::format("thread {} is not running in this execution (started: {:#x})", t, started_));
+  if (!started_.contains(t)) {
+    misuse(fmt::format("thread {} is not running in this execution ({} threads started)", t,
+                       started_.count()));
   }
   return threads_[t];
 }
@@ -142,6 +150,7 @@ MemoryModel::Lock& MemoryModel::lock_object(LockId l) {
 std::span<const Event> MemoryModel::events(ThreadId t) const {
   if (t == kInitThread) return init_events_;
   if (t >= kMaxModelThreads) misuse(fmt::format("thread {} is out of range", t));
+  if (!started_.contains(t)) return {};
   return threads_[t].events;
 }
 
@@ -173,8 +182,9 @@ void MemoryModel::spawn(ThreadId parent, ThreadId child) {
   if (child >= kMaxModelThreads) {
     misuse(fmt::format("thread {} is beyond the model's {} threads", child, kMaxModelThreads));
   }
-  if ((started_ >> child) & 1U) misuse(fmt::format("thread {} was already started", child));
-  started_ |= 1U << child;
+  if (started_.contains(child)) misuse(fmt::format("thread {} was already started", child));
+  started_.insert(child);
+  if (child >= thread_count_) thread_count_ = std::size_t{child} + 1;
   Thread& th = threads_[child];
   th.clock = clock;  // its own entry is 0: it had no event
   th.fence_release = {};
@@ -226,7 +236,7 @@ void MemoryModel::unlock_shared(ThreadId t, LockId l) {
 
 Event& MemoryModel::append(ThreadId t, EventKind kind, MemOrder order, LocationId x) {
   Thread& th = threads_[t];
-  th.clock.at[t] = static_cast<std::uint32_t>(th.events.size() + 1);
+  th.clock.set(t, static_cast<std::uint32_t>(th.events.size() + 1));
   Event e;
   e.kind = kind;
   e.order = order;
@@ -257,8 +267,11 @@ std::uint32_t MemoryModel::add_store(Event& e, ThreadId t, LocationId x, std::ui
     // sequences of the store it read ((rf; rmw)*).
     const Thread& th = threads_[t];
     s.release = th.fence_release;
-    if (releases(order)) loc.own_release[t] = th.clock;
-    s.release.join(loc.own_release[t]);
+    if (releases(order)) {
+      if (loc.own_release.size() <= t) loc.own_release.resize(std::size_t{t} + 1);
+      loc.own_release[t] = th.clock;
+    }
+    if (t < loc.own_release.size()) s.release.join(loc.own_release[t]);
     if (rs != nullptr) s.release.join(*rs);
   }
   const auto index = static_cast<std::uint32_t>(stores_.size());
@@ -275,7 +288,7 @@ void MemoryModel::read(Event& e, ThreadId t, std::uint32_t store, MemOrder order
   e.read = s.value;
   e.read_from = s.event;
   e.read_store = store + 1;
-  if (s.first_reader[t] == 0) s.first_reader[t] = static_cast<std::uint32_t>(th.events.size());
+  if (s.first_reader[t] == 0) s.first_reader.set(t, static_cast<std::uint32_t>(th.events.size()));
   if (acquires(order)) {
     th.clock.join(s.release);
   } else {
@@ -315,9 +328,9 @@ bool MemoryModel::visible(const Store& s, const VectorClock& clock) const noexce
   // The store happens before the point, or some load that read it does
   // (then the point may not read anything older: CoWR, CoRR; a store there
   // may not go before it: CoWW, CoRW).
-  if (s.event.thread == kInitThread || clock.at[s.event.thread] > s.event.index) return true;
-  for (std::size_t u = 0; u < kMaxModelThreads; ++u) {
-    if (s.first_reader[u] != 0 && clock.at[u] >= s.first_reader[u]) return true;
+  if (s.event.thread == kInitThread || clock[s.event.thread] > s.event.index) return true;
+  for (std::size_t u = 0; u < s.first_reader.size(); ++u) {
+    if (s.first_reader[u] != 0 && clock[u] >= s.first_reader[u]) return true;
   }
   return false;
 }
@@ -334,8 +347,8 @@ std::uint32_t MemoryModel::sc_fence_before(ThreadId t) const noexcept {
   // event: per thread, the latest one up to the clock's entry.
   const Thread& th = threads_[t];
   std::uint32_t latest = th.last_sc_fence;
-  for (std::size_t u = 0; u < kMaxModelThreads; ++u) {
-    const std::uint32_t n = th.clock.at[u];
+  for (std::size_t u = 0; u < th.clock.size(); ++u) {
+    const std::uint32_t n = th.clock[u];
     if (u != t && n > 0) latest = std::max(latest, threads_[u].events[n - 1].sc_fence_upto);
   }
   return latest;
@@ -384,7 +397,7 @@ std::size_t MemoryModel::prepare_store(ThreadId t, LocationId x, MemOrder order)
   places_.push_back(p);  // last: no psc edge out of it
   place_backward_.push_back(0);
   PscBounds bounds;
-  while (p > floor + 1) {
+  while (!newest_only_ && p > floor + 1) {
     const Store& passed = stores_[loc.mo[p - 1]];
     bounds.base = std::min({bounds.base, passed.sc ? passed.seq : kNever, passed.fence_after});
     bounds.fences = std::min({bounds.fences, passed.fence_after, passed.readers_fence_after});
@@ -438,6 +451,7 @@ std::span<const Candidate> MemoryModel::prepare_read(Pending kind, ThreadId t, L
       candidates_.push_back(Candidate{s.event, s.value, s.order, writes});
       candidate_stores_.push_back(index);
       candidate_backward_.push_back(backward ? 1 : 0);
+      if (newest_only_) break;
     }
     bounds.base = std::min({bounds.base, s.sc ? s.seq : kNever, s.fence_after});
     bounds.fences = std::min({bounds.fences, s.fence_after, s.readers_fence_after});
@@ -475,7 +489,7 @@ MemoryModel::Probe MemoryModel::probe(ThreadId t, LocationId x, bool sc, bool wr
   p.writes = writes;
   p.first_after = first_after;
   p.before = th.clock;
-  p.before.at[t] = static_cast<std::uint32_t>(th.events.size() + 1);
+  p.before.set(t, static_cast<std::uint32_t>(th.events.size() + 1));
   p.after = p.before;
   if (acquired != nullptr) p.after.join(*acquired);
   return p;
@@ -499,7 +513,7 @@ bool MemoryModel::closes_psc_cycle(const Probe& pr) {
   const std::uint32_t fresh = n;
   const Location& here = locations_[pr.location];
   const auto hb = [](EventRef a, const VectorClock& c) {
-    return a.thread == kInitThread || c.at[a.thread] > a.index;
+    return a.thread == kInitThread || c[a.thread] > a.index;
   };
   const auto node = [&](std::uint32_t i) -> const Event& { return event(sc_nodes_[i]); };
   const auto is_fence = [&](std::uint32_t i) { return node(i).kind == EventKind::fence; };
@@ -507,7 +521,8 @@ bool MemoryModel::closes_psc_cycle(const Probe& pr) {
     return static_cast<std::size_t>(std::find(l.mo.begin(), l.mo.end(), store) - l.mo.begin());
   };
   const auto read_by_one_before = [&](std::uint32_t store, const VectorClock& clock) {
-    for (std::size_t u = 0; u < kMaxModelThreads; ++u) {
+    for (std::size_t u = 0; u < thread_count_; ++u) {
+      if (!started_.contains(static_cast<unsigned>(u))) continue;
       const std::vector<Event>& list = threads_[u].events;
       for (std::size_t i = 0; i < list.size(); ++i) {
         if (list[i].read_store == store + 1 &&
@@ -565,7 +580,8 @@ bool MemoryModel::closes_psc_cycle(const Probe& pr) {
       if (stores_[si].event.thread != kInitThread && hb(ur, event(stores_[si].event).clock)) {
         return true;
       }
-      for (std::size_t u2 = 0; u2 < kMaxModelThreads; ++u2) {
+      for (std::size_t u2 = 0; u2 < thread_count_; ++u2) {
+        if (!started_.contains(static_cast<unsigned>(u2))) continue;
         for (const Event& r : threads_[u2].events) {
           if (r.read_store == si + 1 && hb(ur, r.clock)) return true;
         }
@@ -593,7 +609,8 @@ bool MemoryModel::closes_psc_cycle(const Probe& pr) {
     }
     // (Its edges towards the new event's targets, when it happens before
     // the new event, lead only to the search's starting nodes.)
-    for (std::size_t t = 0; t < kMaxModelThreads; ++t) {
+    for (std::size_t t = 0; t < thread_count_; ++t) {
+      if (!started_.contains(static_cast<unsigned>(t))) continue;
       const std::vector<Event>& list = threads_[t].events;
       for (std::size_t k = 0; k < list.size(); ++k) {
         const EventRef xr{static_cast<ThreadId>(t), static_cast<std::uint32_t>(k)};
@@ -751,9 +768,9 @@ void MemoryModel::mark_fence(ThreadId t, std::uint32_t seq) {
   // and read. Per thread such events are a prefix, so each event is
   // visited once per execution.
   const VectorClock& clock = threads_[t].clock;
-  for (std::size_t u = 0; u < kMaxModelThreads; ++u) {
+  for (std::size_t u = 0; u < clock.size(); ++u) {
     Thread& other = threads_[u];
-    for (std::uint32_t i = other.fence_marked; i < clock.at[u]; ++i) {
+    for (std::uint32_t i = other.fence_marked; i < clock[u]; ++i) {
       const Event& ev = other.events[i];
       if (ev.store != 0) {
         std::uint32_t& after = stores_[ev.store - 1].fence_after;
@@ -764,7 +781,7 @@ void MemoryModel::mark_fence(ThreadId t, std::uint32_t seq) {
         after = std::min(after, seq);
       }
     }
-    other.fence_marked = std::max(other.fence_marked, clock.at[u]);
+    other.fence_marked = std::max(other.fence_marked, clock[u]);
   }
 }
 

@@ -1,7 +1,6 @@
 // strategies.cpp — the `sync::model` strategies (strategies.hpp).
 #include "strategies.hpp"
 
-#include <bit>      // std::popcount
 #include <utility>  // std::move
 
 namespace merilo::sync::detail {
@@ -9,13 +8,13 @@ namespace merilo::sync::detail {
 namespace {
 
 /// Whether `d` offers a choice (two or more enabled threads).
-bool is_choice(const Decision& d) noexcept { return std::popcount(d.runnable) > 1; }
+bool is_choice(const Decision& d) noexcept { return d.runnable.count() > 1; }
 
 }  // namespace
 
 // --- DPOR --------------------------------------------------------------------
 
-std::uint8_t DporStrategy::next_thread(const Decision& d, const PendingSteps& pending,
+std::uint8_t DporStrategy::next_thread(const Decision& d, PendingSteps pending,
                                        std::uint8_t preferred) {
   return dpor_.choose(d.runnable, pending, preferred);
 }
@@ -75,14 +74,14 @@ std::uint8_t BoundedStrategy::take(std::vector<std::uint8_t> options,
   return path_.back().options[path_.back().at];
 }
 
-std::uint8_t BoundedStrategy::next_thread(const Decision& d, const PendingSteps& /*pending*/,
+std::uint8_t BoundedStrategy::next_thread(const Decision& d, PendingSteps /*pending*/,
                                           std::uint8_t preferred) {
   if (!is_choice(d)) return preferred;
   // The default first (never a preemption), then the others in order.
   std::vector<std::uint8_t> options{preferred};
   std::vector<std::uint8_t> cost{is_preemption(d, preferred) ? std::uint8_t{1} : std::uint8_t{0}};
-  for (unsigned t = 0; t < kMaxControlledThreads; ++t) {
-    if (t == preferred || ((d.runnable >> t) & 1U) == 0) continue;
+  for (unsigned t = d.runnable.lowest(); t < kMaxControlledThreads; t = d.runnable.from(t + 1)) {
+    if (t == preferred) continue;
     options.push_back(static_cast<std::uint8_t>(t));
     cost.push_back(is_preemption(d, static_cast<std::uint8_t>(t)) ? 1 : 0);
   }
@@ -100,19 +99,17 @@ std::size_t BoundedStrategy::next_value(std::size_t count) {
 
 // --- random ------------------------------------------------------------------
 
-std::uint8_t RandomStrategy::next_thread(const Decision& d, const PendingSteps& /*pending*/,
+std::uint8_t RandomStrategy::next_thread(const Decision& d, PendingSteps /*pending*/,
                                          std::uint8_t preferred) {
   if (!is_choice(d)) return preferred;
-  std::uint8_t mask = d.runnable;
+  ThreadSet mask = d.runnable;
   if (d.yielded && d.current != kNoThread) {
-    const auto others = static_cast<std::uint8_t>(mask & ~(1U << d.current));
-    if (others != 0) mask = others;
+    ThreadSet others = mask;
+    others.erase(d.current);
+    if (!others.empty()) mask = others;
   }
-  std::uint64_t k = rng_.below(static_cast<std::uint64_t>(std::popcount(mask)));
-  for (unsigned t = 0; t < kMaxControlledThreads; ++t) {
-    if (((mask >> t) & 1U) && k-- == 0) return static_cast<std::uint8_t>(t);
-  }
-  return preferred;
+  const unsigned t = mask.nth(static_cast<unsigned>(rng_.below(mask.count())));
+  return t < kMaxControlledThreads ? static_cast<std::uint8_t>(t) : preferred;
 }
 
 std::size_t RandomStrategy::next_value(std::size_t count) {
@@ -125,7 +122,7 @@ PctStrategy::PctStrategy(std::uint64_t seed, std::size_t depth, std::size_t leng
     : chooser_({}, Chooser::Then::pct, seed, kMaxControlledThreads, depth, length),
       rng_(seed ^ 0x5bd1e995U) {}
 
-std::uint8_t PctStrategy::next_thread(const Decision& d, const PendingSteps& /*pending*/,
+std::uint8_t PctStrategy::next_thread(const Decision& d, PendingSteps /*pending*/,
                                       std::uint8_t preferred) {
   if (!is_choice(d)) return preferred;
   return chooser_.pick(d, index_++);
@@ -137,11 +134,11 @@ std::size_t PctStrategy::next_value(std::size_t count) {
 
 // --- replay ------------------------------------------------------------------
 
-std::uint8_t ReplayStrategy::next_thread(const Decision& d, const PendingSteps& /*pending*/,
+std::uint8_t ReplayStrategy::next_thread(const Decision& d, PendingSteps /*pending*/,
                                          std::uint8_t preferred) {
   if (!is_choice(d) || next_ >= choices_.size()) return preferred;
   const Choice c = choices_[next_++];
-  if (c.value || c.index >= kMaxControlledThreads || ((d.runnable >> c.index) & 1U) == 0) {
+  if (c.value || !d.runnable.contains(c.index)) {
     diverged_ = true;
     return preferred;
   }
@@ -160,14 +157,11 @@ std::size_t ReplayStrategy::next_value(std::size_t count) {
 
 // --- fuzzer bytes --------------------------------------------------------------
 
-std::uint8_t BytesStrategy::next_thread(const Decision& d, const PendingSteps& /*pending*/,
+std::uint8_t BytesStrategy::next_thread(const Decision& d, PendingSteps /*pending*/,
                                         std::uint8_t preferred) {
   if (!is_choice(d) || next_ >= bytes_.size()) return preferred;
-  unsigned k = bytes_[next_++] % static_cast<unsigned>(std::popcount(d.runnable));
-  for (unsigned t = 0; t < kMaxControlledThreads; ++t) {
-    if (((d.runnable >> t) & 1U) && k-- == 0) return static_cast<std::uint8_t>(t);
-  }
-  return preferred;
+  const unsigned t = d.runnable.nth(bytes_[next_++] % d.runnable.count());
+  return t < kMaxControlledThreads ? static_cast<std::uint8_t>(t) : preferred;
 }
 
 std::size_t BytesStrategy::next_value(std::size_t count) {
@@ -175,13 +169,12 @@ std::size_t BytesStrategy::next_value(std::size_t count) {
   return bytes_[next_++] % count;
 }
 
-std::uint8_t RecordingStrategy::next_thread(const Decision& d, const PendingSteps& pending,
+std::uint8_t RecordingStrategy::next_thread(const Decision& d, PendingSteps pending,
                                             std::uint8_t preferred) {
   const std::uint8_t t = inner_.next_thread(d, pending, preferred);
-  if (is_choice(d) && t < kMaxControlledThreads && ((d.runnable >> t) & 1U)) {
+  if (is_choice(d) && d.runnable.contains(t)) {
     // Its rank among the enabled threads.
-    const auto below = static_cast<std::uint8_t>(d.runnable & ((1U << t) - 1U));
-    bytes_.push_back(static_cast<std::uint8_t>(std::popcount(below)));
+    bytes_.push_back(static_cast<std::uint8_t>(d.runnable.rank(t)));
   }
   return t;
 }

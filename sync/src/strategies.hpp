@@ -21,7 +21,7 @@ namespace merilo::sync::detail {
 class DporStrategy final : public Strategy {
  public:
   explicit DporStrategy(Dpor& dpor) : dpor_(dpor) {}
-  std::uint8_t next_thread(const Decision& d, const PendingSteps& pending,
+  std::uint8_t next_thread(const Decision& d, PendingSteps pending,
                            std::uint8_t preferred) override;
   std::size_t next_value(std::size_t count) override;
 
@@ -38,7 +38,7 @@ class BoundedStrategy final : public Strategy {
   explicit BoundedStrategy(std::size_t bound, std::uint8_t weak_cost = 0)
       : bound_(bound), weak_cost_(weak_cost) {}
   bool begin();
-  std::uint8_t next_thread(const Decision& d, const PendingSteps& pending,
+  std::uint8_t next_thread(const Decision& d, PendingSteps pending,
                            std::uint8_t preferred) override;
   std::size_t next_value(std::size_t count) override;
   /// A replayed choice could not be made (the program is not deterministic).
@@ -70,7 +70,7 @@ class BoundedStrategy final : public Strategy {
 class RandomStrategy final : public Strategy {
  public:
   explicit RandomStrategy(std::uint64_t seed) : rng_(seed) {}
-  std::uint8_t next_thread(const Decision& d, const PendingSteps& pending,
+  std::uint8_t next_thread(const Decision& d, PendingSteps pending,
                            std::uint8_t preferred) override;
   std::size_t next_value(std::size_t count) override;
 
@@ -82,7 +82,7 @@ class RandomStrategy final : public Strategy {
 class PctStrategy final : public Strategy {
  public:
   PctStrategy(std::uint64_t seed, std::size_t depth, std::size_t length);
-  std::uint8_t next_thread(const Decision& d, const PendingSteps& pending,
+  std::uint8_t next_thread(const Decision& d, PendingSteps pending,
                            std::uint8_t preferred) override;
   std::size_t next_value(std::size_t count) override;
   /// Decisions made (the next execution's expected length).
@@ -99,7 +99,7 @@ class PctStrategy final : public Strategy {
 class ReplayStrategy final : public Strategy {
  public:
   explicit ReplayStrategy(std::vector<Choice> choices) : choices_(std::move(choices)) {}
-  std::uint8_t next_thread(const Decision& d, const PendingSteps& pending,
+  std::uint8_t next_thread(const Decision& d, PendingSteps pending,
                            std::uint8_t preferred) override;
   std::size_t next_value(std::size_t count) override;
   /// A choice did not fit the step it was replayed at.
@@ -119,7 +119,7 @@ class ReplayStrategy final : public Strategy {
 class BytesStrategy final : public Strategy {
  public:
   explicit BytesStrategy(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
-  std::uint8_t next_thread(const Decision& d, const PendingSteps& pending,
+  std::uint8_t next_thread(const Decision& d, PendingSteps pending,
                            std::uint8_t preferred) override;
   std::size_t next_value(std::size_t count) override;
 
@@ -133,7 +133,7 @@ class BytesStrategy final : public Strategy {
 class RecordingStrategy final : public Strategy {
  public:
   explicit RecordingStrategy(Strategy& inner) : inner_(inner) {}
-  std::uint8_t next_thread(const Decision& d, const PendingSteps& pending,
+  std::uint8_t next_thread(const Decision& d, PendingSteps pending,
                            std::uint8_t preferred) override;
   std::size_t next_value(std::size_t count) override;
   /// The bytes of the execution so far.

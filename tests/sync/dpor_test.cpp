@@ -187,3 +187,52 @@ TEST(Dpor, RunsEveryTraceOfRandomProgramsExactlyOnce) {
 }
 
 }  // namespace
+
+// --- past eight threads ------------------------------------------------------
+
+TEST(ThreadSet, FindsMembersInOrderAcrossBothWords) {
+  using merilo::sync::detail::kMaxThreads;
+  using merilo::sync::detail::ThreadSet;
+  ThreadSet s;
+  for (const unsigned t : {0U, 63U, 64U, 127U}) s.insert(t);
+  EXPECT_EQ(s.count(), 4U);
+  EXPECT_EQ(s.lowest(), 0U);
+  EXPECT_EQ(s.from(1), 63U);
+  EXPECT_EQ(s.from(64), 64U);
+  EXPECT_EQ(s.from(65), 127U);
+  EXPECT_EQ(s.from(128), kMaxThreads);
+  EXPECT_EQ(s.next_from(128), 0U);  // wraps around
+  EXPECT_EQ(s.nth(2), 64U);
+  EXPECT_EQ(s.nth(3), 127U);
+  EXPECT_EQ(s.nth(4), kMaxThreads);
+  EXPECT_EQ(s.rank(127), 3U);
+  EXPECT_FALSE(s.contains(128));
+  EXPECT_FALSE(s.contains(62));
+  s.erase(0);
+  EXPECT_EQ(s.lowest(), 63U);
+  EXPECT_EQ(ThreadSet::first(70).count(), 70U);
+  EXPECT_EQ((ThreadSet::first(70) & ~ThreadSet::first(64)).lowest(), 64U);
+  EXPECT_TRUE((ThreadSet::of(100) & ThreadSet::of(101)).empty());
+}
+
+TEST(Dpor, OneHundredThreadsWritingTheirOwnObjectsAreOneTrace) {
+  Program p{100, {}};
+  for (std::uint32_t t = 0; t < 100; ++t) p.threads.push_back({{Kind::store, t + 1, 1}});
+  const Explored e = explore(p);
+  EXPECT_TRUE(e.complete);
+  EXPECT_EQ(e.executions, 1U);
+}
+
+TEST(Dpor, TwoThreadsFarApartThatShareAnObjectRunInBothOrders) {
+  // Threads 3 and 90 (in different words of a thread set) both add to
+  // object 1; the other 98 threads write objects of their own.
+  Program p{101, {}};
+  for (std::uint32_t t = 0; t < 100; ++t) {
+    const std::uint32_t object = t == 3 || t == 90 ? 1 : t + 2;
+    p.threads.push_back({{Kind::add, object, 1}});
+  }
+  const Explored e = explore(p);
+  EXPECT_TRUE(e.complete);
+  EXPECT_EQ(e.executions - e.sleep_blocked, 2U);
+  EXPECT_EQ(e.outcomes.size(), 2U);
+}

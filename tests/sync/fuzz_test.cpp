@@ -77,3 +77,64 @@ TEST(ScheduleFuzz, AFailingInputsPinReplaysUnderModel) {
 }
 
 }  // namespace
+
+// --- feedback without the memory model, and (thread, point) coverage --------
+
+namespace {
+
+/// An input that runs the writer first (thread 1 at each choice).
+const std::vector<std::uint8_t> kWriterFirst = {1, 1, 1};
+
+ms::ModelOptions sequentially_consistent() {
+  ms::ModelOptions o;
+  o.memory_model = false;
+  return o;
+}
+
+}  // namespace
+
+TEST(ScheduleFuzz, WithoutTheMemoryModelEachLoadStillNamesTheStoreItRead) {
+  const ms::ModelOptions sc = sequentially_consistent();
+  const ms::FuzzRun first = ms::run_input(sc, relaxed_message_passing, {});
+  ASSERT_TRUE(first.result.passed()) << first.result.report();
+  EXPECT_EQ(first.reads_from.size(), 1U);  // the flag's load read the initial store
+  // The same default schedule under the memory model reads the same stores.
+  EXPECT_EQ(first.reads_from, ms::run_input({}, relaxed_message_passing, {}).reads_from);
+  // The writer first: the flag's load reads its store, then the data's.
+  const ms::FuzzRun writer_first = ms::run_input(sc, relaxed_message_passing, kWriterFirst);
+  ASSERT_TRUE(writer_first.result.passed()) << writer_first.result.report();
+  EXPECT_EQ(writer_first.reads_from.size(), 2U);
+  EXPECT_NE(writer_first.reads_from.front(), first.reads_from.front());
+}
+
+TEST(ScheduleFuzz, PointsNameEveryStepAndChangeWithTheSchedule) {
+  const ms::ModelOptions sc = sequentially_consistent();
+  const ms::FuzzRun a = ms::run_input(sc, relaxed_message_passing, {});
+  const ms::FuzzRun again = ms::run_input(sc, relaxed_message_passing, {});
+  const ms::FuzzRun b = ms::run_input(sc, relaxed_message_passing, kWriterFirst);
+  EXPECT_FALSE(a.points.empty());
+  EXPECT_EQ(a.points, again.points);
+  const std::set<std::uint64_t> in_a(a.points.begin(), a.points.end());
+  const std::set<std::uint64_t> in_b(b.points.begin(), b.points.end());
+  EXPECT_NE(in_a, in_b) << "a switch to the writer is a new (thread, point) pair";
+}
+
+TEST(ScheduleFuzz, TheFuzzerKeepsInputsWithNewCoverageAlsoWithoutTheMemoryModel) {
+  ms::ModelOptions sc = sequentially_consistent();
+  sc.max_executions = 200;
+  const ms::FuzzResult r = ms::fuzz(sc, relaxed_message_passing, {});
+  EXPECT_TRUE(r.result.passed()) << r.result.report();  // no bug without weak memory
+  EXPECT_EQ(r.result.executions, 200U);
+  EXPECT_GT(r.corpus, 1U) << "no input was new: the feedback is empty";
+}
+
+TEST(ScheduleFuzz, TheFuzzerFindsTheRelaxedBugFromTheEmptyInput) {
+  ms::ModelOptions o;
+  o.max_executions = 2000;
+  const ms::FuzzResult r = ms::fuzz(o, relaxed_message_passing, {});
+  ASSERT_TRUE(r.result.failure) << r.result.summary();
+  EXPECT_EQ(r.result.failure->found_by, "fuzzer");
+  ms::ModelOptions pinned;
+  pinned.replay = r.result.failure->pin;
+  EXPECT_TRUE(ms::model(pinned, relaxed_message_passing).failure);
+}

@@ -77,7 +77,7 @@ inline Execution run(const Program& p, const Choose& choose) {
   std::vector<std::string> loaded(p.threads.size());
   std::uint8_t current = 0;
   for (;;) {
-    ThreadSet enabled = 0;
+    ThreadSet enabled;
     std::array<Footprint, kMaxThreads> pending{};
     bool unfinished = false;
     for (std::size_t t = 0; t < p.threads.size(); ++t) {
@@ -86,10 +86,10 @@ inline Execution run(const Program& p, const Choose& choose) {
       const Op& op = p.threads[t][pc[t]];
       pending[t] = footprint_of(op);
       if (op.kind != Op::Kind::lock || owner[op.object] < 0) {
-        enabled = static_cast<ThreadSet>(enabled | (1U << t));
+        enabled.insert(static_cast<unsigned>(t));
       }
     }
-    if (enabled == 0) {
+    if (enabled.empty()) {
       out.deadlock = unfinished;
       out.left = pending;
       break;
@@ -166,7 +166,7 @@ inline std::size_t enumerate_all(const Program& p,
       const std::size_t i = step++;
       if (i < replay) return path[i].chosen;
       // New states try their threads in increasing order, lowest first.
-      const auto c = static_cast<std::uint8_t>(std::countr_zero(enabled));
+      const auto c = static_cast<std::uint8_t>(enabled.lowest());
       path.push_back({enabled, c});
       return c;
     });
@@ -177,7 +177,7 @@ inline std::size_t enumerate_all(const Program& p,
     while (!path.empty() && !found) {
       Node& n = path.back();
       for (unsigned t = n.chosen + 1U; t < kMaxThreads; ++t) {
-        if ((n.enabled >> t) & 1U) {
+        if (n.enabled.contains(t)) {
           n.chosen = static_cast<std::uint8_t>(t);
           found = true;
           break;

@@ -33,7 +33,7 @@
 #include <span>        // an input
 #include <vector>      // inputs, coverage
 
-#include <merilo/sync/model.hpp>  // ModelOptions, ModelResult
+#include <merilo/sync/model.hpp>  // ModelOptions, ModelResult, ModelFailure
 
 namespace merilo::sync {
 
@@ -44,9 +44,16 @@ struct FuzzRun {
   ModelResult result;
   /// A hash of each reads-from pair the execution made: the store read (its
   /// thread and position among that thread's atomic events, or "an initial
-  /// value") and the load (likewise), names no schedule changes.
-  /// Empty with `ModelOptions::memory_model` off.
+  /// value") and the load (likewise), names no schedule changes. With
+  /// `ModelOptions::memory_model` off too: then each load read the newest
+  /// store of its interleaving.
   std::vector<std::uint64_t> reads_from;
+  /// A hash of each step, as (thread, point) coverage: the thread, which of
+  /// its steps it is (its k-th), the operation it starts with, and whether
+  /// another thread ran the step just before (the thread was switched to
+  /// there). An input that makes a thread take its k-th step right after a
+  /// switch where no input did before has reached a new interleaving point.
+  std::vector<std::uint64_t> points;
 };
 
 /// Runs `body` once under the choices `input` encodes (see the top of
@@ -72,6 +79,35 @@ struct Seeds {
 /// the first execution to make each reads-from pair is written as an input,
 /// once. An execution that fails is written too (it is a crash input).
 [[nodiscard]] Seeds seed_inputs(const ModelOptions& options, const std::function<void()>& body);
+
+/// What `fuzz` found.
+struct FuzzResult {
+  /// `executions`: inputs run; `failure`: the first one that failed
+  /// (`found_by` "fuzzer"), with a pin that replays it under `model`.
+  ModelResult result;
+  /// Inputs in the corpus at the end: the seeds, the empty input when
+  /// there were none, and every input kept for new coverage.
+  std::size_t corpus = 0;
+};
+
+/// The in-process schedule fuzzer. Runs each of `seeds` (the empty input
+/// when there are none), then mutates inputs of its corpus, and keeps every
+/// input that makes a reads-from pair or a (thread, point) pair no input
+/// made before (`FuzzRun`). Half the mutations are *reads-from edits* read
+/// off the parent's execution: switch to another thread (the reader, where
+/// it can run) just after a store another thread read, or switch to a
+/// reader just before the first store of its location, then let the
+/// defaults run on; the rest are byte edits (insert, change, drop, cut),
+/// most of them just after the byte where the parent differed from its own
+/// parent. The newest inputs are picked more often. Stops at
+/// the first failure, after `options.max_executions` executions (seeds
+/// included) or after `options.budget`; `options.seed` drives the
+/// mutations. `options.search`, `replay` and `fuzz_executions` do not
+/// apply.
+[[nodiscard]] FuzzResult fuzz(const ModelOptions& options, const std::function<void()>& body,
+                              const std::vector<std::vector<std::uint8_t>>& seeds,
+                              const char* file = __builtin_FILE(),
+                              unsigned line = __builtin_LINE());
 
 }  // namespace merilo::sync
 

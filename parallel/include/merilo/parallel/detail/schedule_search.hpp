@@ -55,8 +55,8 @@ class ScheduleSearch {
  private:
   struct Node {
     Decision decision;
-    std::uint8_t tried = 0;       // choices taken or skipped here
-    std::size_t preemptions = 0;  // before this decision
+    sync::detail::ThreadSet tried;  // choices taken or skipped here
+    std::size_t preemptions = 0;    // before this decision
   };
 
   std::size_t max_bound_;

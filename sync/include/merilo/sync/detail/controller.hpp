@@ -50,7 +50,6 @@
 #ifndef MERILO_SYNC_DETAIL_CONTROLLER_HPP
 #define MERILO_SYNC_DETAIL_CONTROLLER_HPP
 
-#include <array>               // PendingSteps
 #include <atomic>              // the turn, read while spinning
 #include <chrono>              // when to look at a branch that reaches no point
 #include <condition_variable>  // turns
@@ -59,6 +58,7 @@
 #include <exception>           // a thread's failure
 #include <mutex>               // turns
 #include <optional>            // a misuse, if any
+#include <span>                // PendingSteps
 #include <string>              // the deadlock's description
 #include <string_view>         // verdict tags
 #include <utility>             // std::pair
@@ -101,8 +101,9 @@ enum class SyncOp : std::uint8_t {
 /// "atomic load", "mutex lock", ... (for reports).
 [[nodiscard]] const char* name(SyncOp op) noexcept;
 
-/// The thread count a controlled run supports (a thread set is a bit mask).
-inline constexpr std::size_t kMaxControlledThreads = 8;
+/// The thread count a controlled run supports, the body included (the
+/// width of a `ThreadSet`).
+inline constexpr std::size_t kMaxControlledThreads = kMaxThreads;
 /// Decisions in a row at which a thread may go on while another could run,
 /// before the default switches away from it (fairness for spin loops).
 inline constexpr std::size_t kFairSteps = 64;
@@ -122,7 +123,7 @@ inline constexpr std::chrono::milliseconds kLookOutsideAfter{50};
 
 /// One decision: which threads could run, who was running, who was chosen.
 struct Decision {
-  std::uint8_t runnable = 0;         ///< Bit t set: thread t could go next (two or more bits).
+  ThreadSet runnable{};              ///< The threads that could go next (two or more).
   std::uint8_t current = kNoThread;  ///< The thread that reached the point, or kNoThread.
   bool current_runnable = false;     ///< `current` could have gone on.
   bool yielded = false;              ///< `current` was at a yield (switching is no preemption).
@@ -130,6 +131,9 @@ struct Decision {
   std::int64_t at = 0;               ///< The logical instant of the decision.
   SyncOp op = SyncOp::call;          ///< What `current` was about to do.
   std::uint32_t object = 0;          ///< Which object (1-based, in order of first use), 0: none.
+  /// `sync::model` runs: the position in the run's steps (`log()`) of the
+  /// step it chose.
+  std::uint32_t step = 0;
 };
 
 /// Whether choosing `chosen` at `d` is a preemption: the running thread
@@ -196,8 +200,9 @@ enum class Release : std::uint8_t {
 
 class MemoryModel;  // memory_model.hpp
 
-/// The pending step of every thread (Access::none: none, or finished).
-using PendingSteps = std::array<Footprint, kMaxThreads>;
+/// The pending step of every thread, indexed by thread (Access::none, or
+/// beyond the end: none, or finished).
+using PendingSteps = std::span<const Footprint>;
 
 /// Makes the choices of a `sync::model` execution: which thread takes each
 /// step, and which store a load reads (or where a store goes in its
@@ -212,7 +217,7 @@ class Strategy {
   /// The thread that takes the next step. `d.runnable` holds the enabled
   /// threads (one or more), `pending` every thread's next step, `preferred`
   /// the default choice (the running thread goes on unless it cannot).
-  virtual std::uint8_t next_thread(const Decision& d, const PendingSteps& pending,
+  virtual std::uint8_t next_thread(const Decision& d, PendingSteps pending,
                                    std::uint8_t preferred) = 0;
   /// Which of `count` (two or more) memory-model choices the current step
   /// takes; 0 is the sequentially consistent one.
@@ -353,8 +358,9 @@ class Controller {
   void not_joined() noexcept;
   /// Every step taken, in order (`sync::model` runs).
   [[nodiscard]] std::vector<StepRecord> log() const;
-  /// The step each unfinished thread was about to take (for the reduction).
-  [[nodiscard]] PendingSteps pending_steps() const;
+  /// The step each unfinished thread was about to take (for the reduction),
+  /// indexed by thread.
+  [[nodiscard]] std::vector<Footprint> pending_steps() const;
   /// The choices made, in order (a `sync::model` run's pin).
   [[nodiscard]] std::vector<Choice> trail() const;
   /// Threads started, thread 0 included.
@@ -427,7 +433,10 @@ class Controller {
   void memory_lock_locked(const void* object, bool acquire);
 
   mutable std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable cv_;  // leaving, parking, dropping control
+  // One per thread: thread t waits for its turn on turns_[t].
+  std::vector<std::condition_variable> turns_ =
+      std::vector<std::condition_variable>(kMaxControlledThreads);
   std::vector<Thread> threads_;
   Chooser chooser_;
   std::size_t max_steps_;
@@ -467,6 +476,7 @@ class Controller {
   bool dynamic_ = false;  // threads are spawned as the run goes
   std::vector<Choice> trail_;
   std::vector<StepRecord> log_;
+  std::vector<Footprint> pending_scratch_;  // every thread's pending step, for the strategy
   std::exception_ptr failure_;
   std::uint8_t failed_thread_ = kNoThread;
   std::vector<std::pair<const void*, std::uint32_t>> locations_;  // object -> memory location

@@ -38,18 +38,19 @@
 #ifndef MERILO_SYNC_DETAIL_DPOR_HPP
 #define MERILO_SYNC_DETAIL_DPOR_HPP
 
-#include <array>    // the pending steps of every thread
 #include <cstddef>  // std::size_t
 #include <cstdint>  // std::uint8_t, std::uint32_t
+#include <span>     // the pending steps of every thread
 #include <vector>   // the path
 
 #include <merilo/sync/detail/footprint.hpp>  // Footprint, dependent
 
 namespace merilo::sync::detail {
 
-/// The pending step of every thread at one state (`Access::none` for a
-/// thread that has finished or does not exist).
-using Pending = std::array<Footprint, kMaxThreads>;
+/// The pending step of every thread at one state, indexed by thread
+/// (`Access::none`, or beyond the end: a thread that has finished or does
+/// not exist). At most kMaxThreads entries.
+using Pending = std::span<const Footprint>;
 
 /// Source-DPOR with sleep sets over a deterministic program (see the top of
 /// this file).
@@ -66,7 +67,7 @@ class Dpor {
   /// `preferred` the thread the runtime would pick by default (it is taken
   /// where the reduction leaves a free choice, so the first execution is
   /// the runtime's default schedule).
-  std::uint8_t choose(ThreadSet enabled, const Pending& pending, std::uint8_t preferred);
+  std::uint8_t choose(ThreadSet enabled, Pending pending, std::uint8_t preferred);
   /// Which of `count` alternatives the step just chosen takes (the store a
   /// load reads, the place a store takes in modification order: the
   /// memory model's choices). Every alternative is explored, each as a
@@ -76,7 +77,7 @@ class Dpor {
   /// stopped: a failure, a deadlock, a step budget). `left` holds the step
   /// each unfinished thread was about to take (`Access::none` for a
   /// finished one): a blocked lock races with the lock that took its mutex.
-  void end(const Pending& left);
+  void end(Pending left);
 
   /// Every trace was explored (false while exploring, or when the budget
   /// ran out first).
@@ -94,24 +95,32 @@ class Dpor {
 
  private:
   struct Node {
-    ThreadSet enabled = 0;
-    Pending pending{};
-    std::uint8_t chosen = 0;
-    ThreadSet backtrack = 0;   // threads to explore from this state
-    ThreadSet done = 0;        // threads explored (or under way) from it
-    ThreadSet sleep = 0;       // threads asleep on entry
+    ThreadSet enabled{};
+    ThreadSet backtrack{};     // threads to explore from this state
+    ThreadSet done{};          // threads explored (or under way) from it
+    ThreadSet sleep{};         // threads asleep on entry
+    std::uint32_t at = 0;      // its pending steps: pending_[at, at + width)
+    std::uint32_t width = 0;   // threads whose pending step is kept
     std::uint32_t values = 0;  // alternatives of the chosen step (0: not known yet)
     std::uint32_t value = 0;   // the alternative under way
+    std::uint8_t chosen = 0;
   };
 
-  [[nodiscard]] Footprint step_of(std::size_t i) const noexcept {
-    return path_[i].pending[path_[i].chosen];
+  /// Thread `t`'s pending step at state `i` (none beyond the node's width).
+  [[nodiscard]] Footprint pending_at(std::size_t i, unsigned t) const noexcept {
+    const Node& n = path_[i];
+    return t < n.width ? pending_[n.at + t] : Footprint{};
   }
-  using Clock = std::array<std::uint32_t, kMaxThreads>;
+  [[nodiscard]] Footprint step_of(std::size_t i) const noexcept {
+    return pending_at(i, path_[i].chosen);
+  }
 
-  void analyse_races(std::size_t from, const Pending& left);
-  void add_backtrack(std::size_t at, unsigned thread, const Clock& clock,
+  void analyse_races(std::size_t from, Pending left);
+  void add_backtrack(std::size_t at, unsigned thread, const std::uint32_t* clock,
                      const std::vector<std::size_t>& between);
+  [[nodiscard]] const std::uint32_t* clock_at(std::size_t k) const noexcept {
+    return clock_.data() + k * stride_;
+  }
 
   std::size_t max_executions_;
   std::size_t executions_ = 0;
@@ -123,9 +132,13 @@ class Dpor {
   std::size_t step_ = 0;    // steps taken in the execution under way
   std::size_t replay_ = 0;  // steps replayed from path_ before new ones
   std::vector<Node> path_;
-  Pending blocked_pending_{};  // the disabled threads' steps where the run was cut short
-  // Race analysis scratch, kept between executions for its capacity.
-  std::vector<Clock> clock_;
+  std::vector<Footprint> pending_;  // every node's pending steps, in path order
+  std::vector<Footprint>
+      blocked_pending_;  // the disabled threads' steps where the run was cut short
+  // Race analysis scratch, kept between executions for its capacity: one
+  // vector clock of `stride_` entries (the widest state's threads) per step.
+  std::vector<std::uint32_t> clock_;
+  std::size_t stride_ = 0;
 };
 
 }  // namespace merilo::sync::detail

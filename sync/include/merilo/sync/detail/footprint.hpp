@@ -20,16 +20,125 @@
 #ifndef MERILO_SYNC_DETAIL_FOOTPRINT_HPP
 #define MERILO_SYNC_DETAIL_FOOTPRINT_HPP
 
+#include <bit>      // std::popcount, std::countr_zero: ThreadSet
 #include <cstddef>  // std::size_t
-#include <cstdint>  // std::uint8_t, std::uint32_t
+#include <cstdint>  // std::uint8_t, std::uint32_t, std::uint64_t
 
 namespace merilo::sync::detail {
 
-/// The most threads one controlled execution runs (a thread set is a byte).
-inline constexpr std::size_t kMaxThreads = 8;
+/// The most threads one controlled execution runs, the body included: the
+/// width of a `ThreadSet`. `sync::model` refuses a thread beyond it
+/// (`sync.too_many_threads`), and the memory model's vector clocks, the
+/// reduction's sets and every strategy are sized by it.
+inline constexpr std::size_t kMaxThreads = 128;
 
-/// A set of threads: bit t is thread t.
-using ThreadSet = std::uint8_t;
+/// A set of threads 0..kMaxThreads-1: bit t is thread t. Two 64-bit words
+/// rather than std::bitset, so the operations a scheduler needs at every
+/// step (the lowest member, the first member at or after a thread, the
+/// count) are a count-zeros instruction or two.
+class ThreadSet {
+ public:
+  constexpr ThreadSet() noexcept = default;
+  /// The set holding thread `t` alone.
+  [[nodiscard]] static constexpr ThreadSet of(unsigned t) noexcept {
+    ThreadSet s;
+    s.insert(t);
+    return s;
+  }
+  /// Threads 0..n-1.
+  [[nodiscard]] static constexpr ThreadSet first(unsigned n) noexcept {
+    ThreadSet s;
+    for (unsigned w = 0; w < kWords; ++w) {
+      const unsigned lo = w * 64U;
+      if (n >= lo + 64U) {
+        s.w_[w] = ~std::uint64_t{0};
+      } else if (n > lo) {
+        s.w_[w] = (std::uint64_t{1} << (n - lo)) - 1U;
+      }
+    }
+    return s;
+  }
+  /// Whether thread `t` is a member (false beyond kMaxThreads).
+  [[nodiscard]] constexpr bool contains(unsigned t) const noexcept {
+    return t < kMaxThreads && ((w_[t / 64U] >> (t % 64U)) & 1U) != 0;
+  }
+  /// Adds thread `t` (< kMaxThreads).
+  constexpr void insert(unsigned t) noexcept { w_[t / 64U] |= std::uint64_t{1} << (t % 64U); }
+  /// Removes thread `t` (< kMaxThreads).
+  constexpr void erase(unsigned t) noexcept { w_[t / 64U] &= ~(std::uint64_t{1} << (t % 64U)); }
+  /// No member.
+  [[nodiscard]] constexpr bool empty() const noexcept { return (w_[0] | w_[1]) == 0; }
+  /// How many members.
+  [[nodiscard]] constexpr unsigned count() const noexcept {
+    return static_cast<unsigned>(std::popcount(w_[0]) + std::popcount(w_[1]));
+  }
+  /// The lowest member, or kMaxThreads when empty.
+  [[nodiscard]] constexpr unsigned lowest() const noexcept {
+    if (w_[0] != 0) return static_cast<unsigned>(std::countr_zero(w_[0]));
+    if (w_[1] != 0) return 64U + static_cast<unsigned>(std::countr_zero(w_[1]));
+    return static_cast<unsigned>(kMaxThreads);
+  }
+  /// The lowest member at or after `t`, or kMaxThreads when none.
+  [[nodiscard]] constexpr unsigned from(unsigned t) const noexcept {
+    if (t >= kMaxThreads) return static_cast<unsigned>(kMaxThreads);
+    return (*this & ~first(t)).lowest();
+  }
+  /// The first member at or after `t`, cyclically (wrapping to the lowest),
+  /// or kMaxThreads when empty.
+  [[nodiscard]] constexpr unsigned next_from(unsigned t) const noexcept {
+    const unsigned a = from(t);
+    return a < kMaxThreads ? a : lowest();
+  }
+  /// The `k`-th member in increasing order, or kMaxThreads when there are
+  /// not that many.
+  [[nodiscard]] constexpr unsigned nth(unsigned k) const noexcept {
+    const auto low = static_cast<unsigned>(std::popcount(w_[0]));
+    std::uint64_t w = w_[0];
+    unsigned base = 0;
+    if (k >= low) {
+      k -= low;
+      w = w_[1];
+      base = 64;
+    }
+    for (; k > 0 && w != 0; --k) w &= w - 1U;  // drop the lowest member k times
+    return w == 0 ? static_cast<unsigned>(kMaxThreads)
+                  : base + static_cast<unsigned>(std::countr_zero(w));
+  }
+  /// How many members are below `t` (the rank of `t` among the members).
+  [[nodiscard]] constexpr unsigned rank(unsigned t) const noexcept {
+    return (*this & first(t)).count();
+  }
+  /// Members of both.
+  [[nodiscard]] friend constexpr ThreadSet operator&(ThreadSet a, ThreadSet b) noexcept {
+    a.w_[0] &= b.w_[0];
+    a.w_[1] &= b.w_[1];
+    return a;
+  }
+  /// Members of either.
+  [[nodiscard]] friend constexpr ThreadSet operator|(ThreadSet a, ThreadSet b) noexcept {
+    a.w_[0] |= b.w_[0];
+    a.w_[1] |= b.w_[1];
+    return a;
+  }
+  /// Every thread that is not a member.
+  [[nodiscard]] constexpr ThreadSet operator~() const noexcept {
+    ThreadSet s;
+    s.w_[0] = ~w_[0];
+    s.w_[1] = ~w_[1];
+    return s;
+  }
+  /// Adds the members of `o`.
+  constexpr ThreadSet& operator|=(ThreadSet o) noexcept { return *this = *this | o; }
+  /// Keeps the members also in `o`.
+  constexpr ThreadSet& operator&=(ThreadSet o) noexcept { return *this = *this & o; }
+  /// Same members.
+  friend constexpr bool operator==(ThreadSet, ThreadSet) noexcept = default;
+
+ private:
+  static constexpr unsigned kWords = 2;
+  static_assert(kMaxThreads == kWords * 64, "ThreadSet holds kMaxThreads bits in two words");
+  std::uint64_t w_[kWords] = {0, 0};
+};
 
 /// How a step touches its object.
 enum class Access : std::uint8_t {

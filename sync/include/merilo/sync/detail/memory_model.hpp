@@ -54,20 +54,20 @@
 #ifndef MERILO_SYNC_DETAIL_MEMORY_MODEL_HPP
 #define MERILO_SYNC_DETAIL_MEMORY_MODEL_HPP
 
-#include <array>    // vector clocks, per-thread state
 #include <cstddef>  // std::size_t
 #include <cstdint>  // std::uint8_t, std::uint32_t, std::uint64_t
 #include <span>     // the candidate lists and event lists handed out
 #include <string>   // format_execution
 #include <vector>   // events, stores, modification orders
 
+#include <merilo/sync/detail/footprint.hpp>  // kMaxThreads, ThreadSet
 #include <merilo/sync/detail/mem_order.hpp>  // MemOrder, CasResult
 
 namespace merilo::sync::detail {
 
 /// Threads a model execution can have (thread ids 0..kMaxModelThreads-1):
 /// the controlled scheduler's limit.
-inline constexpr std::size_t kMaxModelThreads = 8;
+inline constexpr std::size_t kMaxModelThreads = kMaxThreads;
 /// The pseudo-thread of locations created before every thread
 /// (`new_location(initial)`): their initial store happens before everything.
 inline constexpr std::uint8_t kInitThread = 0xff;
@@ -120,14 +120,51 @@ enum class EventKind : std::uint8_t {
 
 /// A vector clock: entry t is the number of thread t's events that happen
 /// before (or are) the point it describes.
-struct VectorClock {
-  std::array<std::uint32_t, kMaxModelThreads> at{};  ///< Per thread, events covered.
+///
+/// It holds room for kMaxModelThreads entries but keeps only as many as
+/// the highest thread it has seen (`size()`); entries beyond are 0. Copies
+/// and joins touch only those, so a run of two threads pays for two
+/// entries, not for the limit.
+class VectorClock {
+ public:
+  VectorClock() noexcept = default;
+  /// Copies the entries `other` holds.
+  VectorClock(const VectorClock& other) noexcept : n_(other.n_) {
+    for (std::uint32_t t = 0; t < n_; ++t) at_[t] = other.at_[t];
+  }
+  /// Copies the entries `other` holds.
+  VectorClock& operator=(const VectorClock& other) noexcept {
+    n_ = other.n_;
+    for (std::uint32_t t = 0; t < n_; ++t) at_[t] = other.at_[t];
+    return *this;
+  }
+  ~VectorClock() = default;
+
+  /// Entry `t` (0 for a thread the clock has not seen).
+  [[nodiscard]] std::uint32_t operator[](std::size_t t) const noexcept {
+    return t < n_ ? at_[t] : 0U;
+  }
+  /// Sets entry `t` (< kMaxModelThreads) to `v`.
+  void set(std::size_t t, std::uint32_t v) noexcept {
+    widen(t + 1);
+    at_[t] = v;
+  }
+  /// Entries held: every entry from here on is 0.
+  [[nodiscard]] std::size_t size() const noexcept { return n_; }
   /// Entry-wise maximum with `other`.
   void join(const VectorClock& other) noexcept {
-    for (std::size_t t = 0; t < kMaxModelThreads; ++t) {
-      if (other.at[t] > at[t]) at[t] = other.at[t];
+    widen(other.n_);
+    for (std::uint32_t t = 0; t < other.n_; ++t) {
+      if (other.at_[t] > at_[t]) at_[t] = other.at_[t];
     }
   }
+
+ private:
+  void widen(std::size_t n) noexcept {
+    while (n_ < n) at_[n_++] = 0;
+  }
+  std::uint32_t n_ = 0;
+  std::uint32_t at_[kMaxModelThreads];  // [0, n_) in use; the rest never read
 };
 
 /// One event, as a report shows it, plus the model's bookkeeping.
@@ -197,6 +234,13 @@ class MemoryModel {
   [[nodiscard]] LocationId new_location(ThreadId creator, std::uint64_t initial);
   /// Locations created.
   [[nodiscard]] std::size_t locations() const noexcept { return location_count_; }
+  /// Offers only choice 0 from now on (kept across `reset`): every load
+  /// reads the newest store and every store goes last, so an execution is
+  /// a sequentially consistent interleaving whose reads-from edges are
+  /// still recorded (`sync::model` with `ModelOptions::memory_model` off).
+  void set_newest_only(bool on) noexcept { newest_only_ = on; }
+  /// Whether only choice 0 is offered.
+  [[nodiscard]] bool newest_only() const noexcept { return newest_only_; }
 
   // --- operations: prepare, then commit -----------------------------------
 
@@ -250,8 +294,10 @@ class MemoryModel {
   [[nodiscard]] std::vector<EventRef> modification_order(LocationId x) const;
   /// The value of the newest store to `x` in modification order.
   [[nodiscard]] std::uint64_t latest(LocationId x) const;
-  /// Threads started in this execution (bit t).
-  [[nodiscard]] std::uint32_t started() const noexcept { return started_; }
+  /// Threads started in this execution.
+  [[nodiscard]] ThreadSet started() const noexcept { return started_; }
+  /// One more than the highest thread started in this execution.
+  [[nodiscard]] std::size_t thread_count() const noexcept { return thread_count_; }
 
  private:
   static constexpr std::uint32_t kNever = 0xffffffffU;
@@ -274,12 +320,13 @@ class MemoryModel {
     std::uint32_t fence_after = kNever;          // first seq_cst fence it happens before
     std::uint32_t readers_fence_after = kNever;  // same, for any load reading it
     VectorClock release;                         // what an acquire reading it gets
-    std::array<std::uint32_t, kMaxModelThreads> first_reader{};  // per thread: index+1, 0 none
+    VectorClock first_reader;                    // per thread: index+1 of its first read, 0 none
   };
   struct Location {
     std::vector<std::uint32_t> mo;  // store indices, in modification order
-    std::array<VectorClock, kMaxModelThreads>
-        own_release{};  // clock at each thread's last release store
+    // Clock at each thread's last release store (a thread beyond the end
+    // made none).
+    std::vector<VectorClock> own_release;
   };
   struct Lock {
     VectorClock exclusive;  // released by exclusive unlocks
@@ -320,14 +367,16 @@ class MemoryModel {
                             std::uint32_t first_after, const VectorClock* acquired) const;
   void expect_pending(Pending kind, std::size_t choice, std::size_t count) const;
 
-  std::array<Thread, kMaxModelThreads> threads_{};
+  std::vector<Thread> threads_;  // kMaxModelThreads of them; [0, thread_count_) used this run
   std::vector<Event> init_events_;
   std::vector<Store> stores_;
   std::vector<Location> locations_;  // [0, location_count_) in use; the rest keep capacity
   std::size_t location_count_ = 0;
   std::vector<Lock> locks_;
-  std::uint32_t started_ = 0;
+  ThreadSet started_{};
+  std::size_t thread_count_ = 0;  // one more than the highest started
   std::uint32_t seq_ = 0;
+  bool newest_only_ = false;
   // The prepared operation.
   Pending pending_ = Pending::none;
   ThreadId pending_thread_ = 0;
