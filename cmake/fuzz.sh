@@ -309,7 +309,7 @@ seeded() {
     set -e
     local crash
     crash=$(sed -n "s/.*Test unit written to //p" "$d/fuzz.log" | tail -1)
-    if [[ $rc -eq 0 || -z $crash ]] || ! grep -q "^==merilo== ERROR: fuzz target [A-Za-z]* found $kind" "$d/fuzz.log"; then
+    if [[ $rc -eq 0 || -z $crash ]] || ! grep -q "^==merilo== ERROR: fuzz target [A-Za-z0-9_]* found $kind" "$d/fuzz.log"; then
       tail -20 "$d/fuzz.log"
       echo "merilo fuzz-seeded: $t: FAIL: no $kind violation within $runs executions (seeded by $summary)"
       status=1
@@ -318,9 +318,11 @@ seeded() {
     # Replaying the saved input must reproduce the same trace.
     "$BIN/$t" -runs=1 "$crash" > "$d/replay.log" 2>&1 || true
     local found replayed execs
-    # A state-machine target prints its trace; a threads target, its pin.
-    found=$(grep -m1 -E 'merilo::explore::Trace\{|options\.replay = ' "$d/fuzz.log")
-    replayed=$(grep -m1 -E 'merilo::explore::Trace\{|options\.replay = ' "$d/replay.log" || true)
+    # A state-machine target prints its trace; a threads target, its pin; a
+    # parallel target, its pf1 token.
+    local pin_line='merilo::explore::Trace\{|options\.replay = |"pf1:'
+    found=$(grep -m1 -E "$pin_line" "$d/fuzz.log")
+    replayed=$(grep -m1 -E "$pin_line" "$d/replay.log" || true)
     if [[ "$found" != "$replayed" ]]; then
       echo "merilo fuzz-seeded: $t: FAIL: replaying $crash printed another trace:"
       echo "  found:    $found"

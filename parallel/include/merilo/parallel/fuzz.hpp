@@ -73,6 +73,8 @@ inline constexpr std::size_t kMaxFuzzCases = std::size_t{1} << 16;
 /// How fuzz inputs become cases and executions, and how the corpus is
 /// seeded.
 struct FuzzOptions {
+  /// Names the target in reports and in the pinned test's name.
+  std::string name{};
   /// The seed of the check whose runs are the cases (`CheckOptions::seed`).
   std::uint64_t seed = 1;
   /// The header picks one of runs 0..cases-1 (1..kMaxFuzzCases).
@@ -95,11 +97,9 @@ struct FuzzOptions {
   std::size_t seed_preemptions = 1;
   /// Seeding: executions per case at most.
   std::size_t seed_executions = 500;
-  /// Names the target in reports and in the pinned test's name.
-  std::string name;
   /// The expression the pinned test builds the spec with; empty: the
   /// spec's type name followed by `{}`.
-  std::string spec_text;
+  std::string spec_text{};
 };
 
 /// What one input did, apart from the commands and responses.
