@@ -3,6 +3,7 @@
 // schedule, and the linearizability checker's verdict is asserted.
 #include <cstdint>
 #include <memory>
+#include <mutex>  // std::lock_guard
 #include <string>
 #include <vector>
 
@@ -10,6 +11,8 @@
 
 #include <merilo/parallel/parallel.hpp>  // generate_case
 
+#include <merilo/fuzz/corpus.hpp>    // read_inputs
+#include <merilo/fuzz/parallel.hpp>  // ParallelTarget
 #include <merilo/parallel/fuzz.hpp>
 #include <merilo/sync/sync.hpp>
 
@@ -245,6 +248,98 @@ TEST(ParallelFuzzSeeds, WithoutPreemptionsTheSearchStopsShortOfTheLostUpdate) {
     if (!parallel::run_input(CounterSpec{.lost_update = true}, o, input).passed()) ++failing;
   }
   EXPECT_GT(failing, 0U);
+}
+
+/// Two locks taken in the order a command names: opposite orders in two
+/// branches can deadlock.
+struct LockPairSpec {
+  struct Locks {
+    merilo::sync::mutex a;
+    merilo::sync::mutex b;
+  };
+  struct Empty {  // no state to model: the verdict is the deadlock
+    int unused = 0;
+    friend bool operator==(const Empty&, const Empty&) = default;
+  };
+  using model_type = Empty;
+  using command_type = Op;  // inc: a then b; get: b then a
+  using response_type = int;
+  using sut_type = std::unique_ptr<Locks>;
+
+  Empty initial() const { return {}; }
+  st::Gen<Op> command(const Empty&) const { return st::element_of<Op>({Op::inc, Op::get}); }
+  st::Admission precondition(const Empty&, Op) const { return st::Admission::admit; }
+  Empty next_model(const Empty& m, Op) const { return m; }
+  sut_type new_sut() const { return std::make_unique<Locks>(); }
+  int run(sut_type& l, Op op) const {
+    merilo::sync::mutex& first = op == Op::inc ? l->a : l->b;
+    merilo::sync::mutex& second = op == Op::inc ? l->b : l->a;
+    std::lock_guard one(first);
+    std::lock_guard two(second);
+    return 0;
+  }
+  parallel::MaybeViolation postcondition(const Empty&, Op, int) const { return std::nullopt; }
+  parallel::MaybeViolation finish(sut_type&) const { return std::nullopt; }
+  void teardown(sut_type&) const {}
+};
+
+TEST(ParallelFuzzInput, OppositeLockOrdersDeadlockAsParallelSays) {
+  parallel::FuzzOptions o;
+  o.max_prefix = 0;
+  o.max_branch = 1;
+  o.cases = 8;
+  std::uint64_t x = 99;
+  for (int i = 0; i < 400; ++i) {
+    std::vector<std::uint8_t> input(12);
+    for (auto& b : input) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      b = static_cast<std::uint8_t>(x >> 56U);
+    }
+    const auto r = parallel::run_input(LockPairSpec{}, o, input);
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    if (r.passed()) continue;
+    EXPECT_EQ(r.violation->tag, parallel::kDeadlockTag) << r.report();
+    EXPECT_NE(r.violation->detail.find("blocked"), std::string::npos) << r.violation->detail;
+    const auto again = parallel::replay_input(LockPairSpec{}, r.token);
+    ASSERT_TRUE(again.violation.has_value()) << again.report();
+    EXPECT_EQ(again.violation->tag, parallel::kDeadlockTag);
+    return;
+  }
+  ADD_FAILURE() << "no input of 400 deadlocked";
+}
+
+using CounterTarget = merilo::fuzz::ParallelTarget<CounterSpec>;
+
+TEST(ParallelFuzzTarget, ACleanInputReturnsZero) {
+  CounterTarget target(CounterSpec{}, two_increments(), "CounterSpec{}");
+  EXPECT_EQ(target.test_one_input(kLostUpdate.data(), kLostUpdate.size()), 0);
+  EXPECT_EQ(target.options().spec_text, "CounterSpec{}");
+}
+
+TEST(ParallelFuzzTargetDeathTest, AFailingInputPrintsItsPinAndAborts) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const auto found =
+      parallel::run_input(CounterSpec{.lost_update = true}, two_increments(), kLostUpdate);
+  ASSERT_FALSE(found.token.empty());
+  EXPECT_DEATH(
+      {
+        CounterTarget target(CounterSpec{.lost_update = true}, two_increments(),
+                             "CounterSpec{.lost_update = true}");
+        (void)target.test_one_input(kLostUpdate.data(), kLostUpdate.size());
+      },
+      "fuzz target CounterFuzz found parallel.not_linearizable(.|\n)*" + found.token);
+}
+
+TEST(ParallelFuzzTarget, SeedingWritesOneFilePerSeed) {
+  const std::string dir = testing::TempDir() + "merilo_parallel_fuzz_seeds";
+  parallel::FuzzOptions o = two_increments();
+  CounterTarget target(CounterSpec{}, o, "CounterSpec{}");
+  EXPECT_EQ(target.seed(dir), 0);
+  const auto seeds = parallel::seed_inputs(CounterSpec{}, o);
+  std::string error;
+  const auto files = merilo::fuzz::read_inputs(dir, error);
+  EXPECT_TRUE(error.empty()) << error;
+  EXPECT_EQ(files.size(), seeds.inputs.size());
 }
 
 }  // namespace
