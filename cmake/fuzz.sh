@@ -302,6 +302,8 @@ seeded() {
     fi
     local summary
     summary=$(sed -n 's/^merilo fuzz: seeded [^ ]* with \([0-9]*\) inputs.*search \(complete=[a-z]* depth=[0-9]* states=[0-9]*\).*/\1 seeds, \2/p' "$d/seed.log")
+    # A threads or parallel target says "wrote N seeds ... search complete=...".
+    [[ -n $summary ]] || summary=$(sed -n 's/^merilo fuzz: [^ ]* wrote \([0-9]*\) seeds.*search \(complete=[a-z]*\).*/\1 seeds, \2/p' "$d/seed.log")
     set +e
     "$BIN/$t" "$d/corpus" -keep_seed=1 -seed="$FUZZ_SEED" -runs="$runs" -artifact_prefix="$d/crashes/" \
       -print_final_stats=1 > "$d/fuzz.log" 2>&1

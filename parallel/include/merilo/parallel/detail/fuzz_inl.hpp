@@ -345,7 +345,9 @@ void fuzz_case(const std::shared_ptr<S>& spec, const FuzzOptions& options, std::
     execute_fuzz(spec, options, out.tested, schedule, out);
     if (!out.error.empty()) return;
     const auto& failure = out.execution.result.failure;
-    if (out.violation && failure && shorten) {
+    // (Not for a livelock: its threads stay parked for good, and each
+    // trial would leave more behind.)
+    if (out.violation && failure && shorten && out.violation->tag != kLivelockTag) {
       // The same choices make the same execution, and the bytes past the
       // last choice are never read: find a short prefix that makes the
       // same choices (halving; the full schedule always does).
