@@ -4,5 +4,5 @@
 #include <counter/spec.hpp>
 #include <merilo/fuzz/parallel.hpp>
 
-MERILO_PARALLEL_FUZZ_TARGET(counter::Spec<counter::Bug::lost_update>{},
-                            .name = "CounterLostUpdate", .seed_preemptions = 0);
+MERILO_PARALLEL_FUZZ_TARGET(counter::Spec<counter::Bug::lost_update>{}, .name = "CounterLostUpdate",
+                            .seed_preemptions = 0);
