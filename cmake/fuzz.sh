@@ -239,13 +239,15 @@ afl() {
     mkdir -p "$d/corpus"
     "$BIN/$t" -merilo_seed="$d/corpus" > "$d/seed.log" 2>&1 || { cat "$d/seed.log"; status=1; continue; }
     "$BIN/$t" -merilo_dict="$d/kinds.dict" > /dev/null 2>&1 || { status=1; continue; }
+    local dict=()  # a target with no kinds (threads, parallel specs) writes an empty one
+    [[ -s $d/kinds.dict ]] && dict=(-x "$d/kinds.dict")
     set +e
     # afl-fuzz refuses a caller's ASAN_OPTIONS that lack its own settings
     # (abort_on_error=1, symbolize=0; make ci's asan step sets
     # detect_leaks=1), so it runs without them and sets its own.
     env -u ASAN_OPTIONS -u UBSAN_OPTIONS -u MSAN_OPTIONS \
       AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
-      afl-fuzz -i "$d/corpus" -o "$d/afl" -x "$d/kinds.dict" \
+      afl-fuzz -i "$d/corpus" -o "$d/afl" "${dict[@]}" \
       -V "$FUZZTIME" -- "$BIN/$t" > "$d/afl.log" 2>&1
     local rc=$?
     set -e
@@ -302,6 +304,8 @@ seeded() {
     fi
     local summary
     summary=$(sed -n 's/^merilo fuzz: seeded [^ ]* with \([0-9]*\) inputs.*search \(complete=[a-z]* depth=[0-9]* states=[0-9]*\).*/\1 seeds, \2/p' "$d/seed.log")
+    # A threads or parallel target says "wrote N seeds ... search complete=...".
+    [[ -n $summary ]] || summary=$(sed -n 's/^merilo fuzz: [^ ]* wrote \([0-9]*\) seeds.*search \(complete=[a-z]*\).*/\1 seeds, \2/p' "$d/seed.log")
     set +e
     "$BIN/$t" "$d/corpus" -keep_seed=1 -seed="$FUZZ_SEED" -runs="$runs" -artifact_prefix="$d/crashes/" \
       -print_final_stats=1 > "$d/fuzz.log" 2>&1
@@ -309,7 +313,7 @@ seeded() {
     set -e
     local crash
     crash=$(sed -n "s/.*Test unit written to //p" "$d/fuzz.log" | tail -1)
-    if [[ $rc -eq 0 || -z $crash ]] || ! grep -q "^==merilo== ERROR: fuzz target [A-Za-z]* found $kind" "$d/fuzz.log"; then
+    if [[ $rc -eq 0 || -z $crash ]] || ! grep -q "^==merilo== ERROR: fuzz target [A-Za-z0-9_]* found $kind" "$d/fuzz.log"; then
       tail -20 "$d/fuzz.log"
       echo "merilo fuzz-seeded: $t: FAIL: no $kind violation within $runs executions (seeded by $summary)"
       status=1
@@ -318,9 +322,11 @@ seeded() {
     # Replaying the saved input must reproduce the same trace.
     "$BIN/$t" -runs=1 "$crash" > "$d/replay.log" 2>&1 || true
     local found replayed execs
-    # A state-machine target prints its trace; a threads target, its pin.
-    found=$(grep -m1 -E 'merilo::explore::Trace\{|options\.replay = ' "$d/fuzz.log")
-    replayed=$(grep -m1 -E 'merilo::explore::Trace\{|options\.replay = ' "$d/replay.log" || true)
+    # A state-machine target prints its trace; a threads target, its pin; a
+    # parallel target, its pf1 token.
+    local pin_line='merilo::explore::Trace\{|options\.replay = |"pf1:'
+    found=$(grep -m1 -E "$pin_line" "$d/fuzz.log")
+    replayed=$(grep -m1 -E "$pin_line" "$d/replay.log" || true)
     if [[ "$found" != "$replayed" ]]; then
       echo "merilo fuzz-seeded: $t: FAIL: replaying $crash printed another trace:"
       echo "  found:    $found"

@@ -23,6 +23,37 @@ std::uint8_t reads_from_counters[kReadsFromCounters];
 
 }  // namespace
 
+namespace detail {
+
+void count_reads_from(const std::vector<std::uint64_t>& pairs) noexcept {
+  for (const std::uint64_t pair : pairs) {
+    std::uint8_t& c = reads_from_counters[pair % kReadsFromCounters];
+    if (c < 255) ++c;
+  }
+}
+
+std::string parallel_crash_text(const std::string& target, const std::string& tag, std::size_t size,
+                                std::size_t run, std::size_t schedule_bytes, std::size_t execution,
+                                const std::string& report) {
+  return fmt::format(
+      "==merilo== ERROR: fuzz target {} found {}\n"
+      "==merilo== input of {} bytes: case {}, {} schedule bytes; execution {} of this process\n\n"
+      "{}",
+      core::test_identifier(target), tag, size, run, schedule_bytes, execution, report);
+}
+
+std::string parallel_seed_line(const std::string& target, const std::string& dir,
+                               std::size_t written, std::size_t cases, std::size_t executions,
+                               bool complete, std::size_t preemptions) {
+  return fmt::format(
+      "merilo fuzz: {}: wrote {} seeds to {} (each of {} cases under its default schedule, and the "
+      "fewest-preemption execution to each reads-from pair; {} executions, search complete={} "
+      "within {} preemption(s))\n",
+      target, written, dir, cases, executions, complete, preemptions);
+}
+
+}  // namespace detail
+
 ThreadsTarget::ThreadsTarget(std::function<void()> body, sync::ModelOptions options,
                              std::string name)
     : body_(std::move(body)), options_(std::move(options)) {
@@ -61,10 +92,7 @@ int ThreadsTarget::initialize(int* argc, char*** argv) {
 int ThreadsTarget::test_one_input(const std::uint8_t* data, std::size_t size) {
   const sync::FuzzRun run = sync::run_input(options_, body_, {data, size});
   if (!run.result.error.empty()) detail::fail("ERROR: " + run.result.error + "\n", 2);
-  for (const std::uint64_t pair : run.reads_from) {
-    std::uint8_t& c = reads_from_counters[pair % kReadsFromCounters];
-    if (c < 255) ++c;
-  }
+  detail::count_reads_from(run.reads_from);
   if (run.result.failure) {
     detail::print_err(fmt::format("==merilo== ERROR: fuzz target {} found {}\n{}",
                                   core::test_identifier(options_.name), run.result.failure->tag,

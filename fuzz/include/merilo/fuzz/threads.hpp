@@ -26,6 +26,7 @@
 #include <cstdint>     // std::uint8_t
 #include <functional>  // the body
 #include <string>      // the body's name
+#include <vector>      // reads-from hashes
 
 #include <merilo/sync/fuzz.hpp>   // run_input, seed_inputs
 #include <merilo/sync/model.hpp>  // ModelOptions
@@ -55,22 +56,44 @@ class ThreadsTarget {
   sync::ModelOptions options_;
 };
 
+namespace detail {
+
+/// Adds one to the extra counter of each reads-from hash in `pairs` (the
+/// coverage libFuzzer sees; saturating at 255). Threads and parallel
+/// targets share the counters.
+void count_reads_from(const std::vector<std::uint64_t>& pairs) noexcept;
+
+/// The lines a parallel target prints before its report when an input
+/// fails: what it found, and the input's size, case and execution number.
+[[nodiscard]] std::string parallel_crash_text(const std::string& target, const std::string& tag,
+                                              std::size_t size, std::size_t run,
+                                              std::size_t schedule_bytes, std::size_t execution,
+                                              const std::string& report);
+
+/// The line a parallel target prints once it has seeded `dir`.
+[[nodiscard]] std::string parallel_seed_line(const std::string& target, const std::string& dir,
+                                             std::size_t written, std::size_t cases,
+                                             std::size_t executions, bool complete,
+                                             std::size_t preemptions);
+
+}  // namespace detail
+
 }  // namespace merilo::fuzz
 
 /// Defines the libFuzzer entry points for the plain threaded test `body`
 /// (a function or a lambda expression), run under `options` (an expression
 /// of type `sync::ModelOptions`).
-#define MERILO_THREADS_FUZZ_TARGET_WITH(body, options)                                    \
-  static ::merilo::fuzz::ThreadsTarget& merilo_threads_fuzz_target() {                    \
-    static ::merilo::fuzz::ThreadsTarget target{body, options, #body};                    \
-    return target;                                                                        \
-  }                                                                                       \
-  extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {                          \
-    return merilo_threads_fuzz_target().initialize(argc, argv);                           \
-  }                                                                                       \
-  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {     \
-    return merilo_threads_fuzz_target().test_one_input(data, size);                       \
-  }                                                                                       \
+#define MERILO_THREADS_FUZZ_TARGET_WITH(body, options)                                \
+  static ::merilo::fuzz::ThreadsTarget& merilo_threads_fuzz_target() {                \
+    static ::merilo::fuzz::ThreadsTarget target{body, options, #body};                \
+    return target;                                                                    \
+  }                                                                                   \
+  extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {                      \
+    return merilo_threads_fuzz_target().initialize(argc, argv);                       \
+  }                                                                                   \
+  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) { \
+    return merilo_threads_fuzz_target().test_one_input(data, size);                   \
+  }                                                                                   \
   static_assert(true, "require a semicolon after MERILO_THREADS_FUZZ_TARGET_WITH(...)")
 
 /// `MERILO_THREADS_FUZZ_TARGET_WITH(body, merilo::sync::ModelOptions{})`.
