@@ -19,7 +19,7 @@
 set -euo pipefail
 
 declare -A packages=(
-  [base]="cmake ninja-build make g++ pkg-config libfmt-dev libxxhash-dev googletest libgtest-dev libgmock-dev catch2 doctest-dev libcli11-dev nlohmann-json3-dev libconcurrentqueue-dev"
+  [base]="cmake ninja-build make g++ pkg-config libfmt-dev libxxhash-dev googletest libgtest-dev libgmock-dev catch2 doctest-dev libcli11-dev nlohmann-json3-dev libconcurrentqueue-dev libtbb-dev"
   [clang]="clang libclang-rt-dev"
   [lint]="clang-format clang-tidy"
   [bench]="libbenchmark-dev spin time librapidcheck-dev"

@@ -287,6 +287,12 @@ void unfinished_batch(StressArena<S>& a, const RaceEnd& end, bool stalled,
   } else {
     for (std::size_t b : out.unfinished) where += (where.empty() ? "" : ", ") + std::to_string(b);
     where = "branch " + where;
+    // The stuck execution's prefix ran before its branches were released.
+    const std::size_t started = a.started.load(std::memory_order_acquire);
+    if (started > 0) {
+      out.prefix_responses = a.prefix_responses[started - 1];
+      out.prefix_step = out.prefix_responses.size();
+    }
   }
   const auto ms = [](std::chrono::nanoseconds t) {
     return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(t).count());
