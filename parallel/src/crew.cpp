@@ -4,7 +4,7 @@
 
 #include <atomic>              // the start barrier
 #include <condition_variable>  // idle workers, the finish wait
-#include <memory>  // the idle flags
+#include <memory>              // the idle flags
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -266,8 +266,8 @@ bool StallWatch::stalled() {
     moved = true;
   }
   bool any_running = false;
-  bool all_waiting = true;   // every racing thread in an untimed wait
-  bool cpu_still = true;     // none used CPU since they were all seen waiting
+  bool all_waiting = true;  // every racing thread in an untimed wait
+  bool cpu_still = true;    // none used CPU since they were all seen waiting
   {
     std::lock_guard lock(w.mu);
     for (std::size_t t = 0; t < w.clock.size(); ++t) {

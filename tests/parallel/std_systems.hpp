@@ -151,11 +151,13 @@ struct SetSpec {
 
   Bits initial() const { return {}; }
   st::Gen<SetOp> command(const Bits&) const {
-    return st::frequency<SetOp>(
-        {{3, st::map(st::integer<std::int64_t>(0, 3),
-                     [](std::int64_t v) { return SetOp{true, v}; })},
-         {1, st::map(st::integer<std::int64_t>(0, 3),
-                     [](std::int64_t v) { return SetOp{false, v}; })}});
+    return st::frequency<SetOp>({{3, st::map(st::integer<std::int64_t>(0, 3),
+                                             [](std::int64_t v) {
+                                               return SetOp{true, v};
+                                             })},
+                                 {1, st::map(st::integer<std::int64_t>(0, 3), [](std::int64_t v) {
+                                    return SetOp{false, v};
+                                  })}});
   }
   st::Admission precondition(const Bits&, const SetOp&) const { return st::Admission::admit; }
   Bits next_model(const Bits& m, const SetOp& op) const {
@@ -364,10 +366,11 @@ struct FifoSpec {
 
   Items initial() const { return {}; }
   st::Gen<QueueOp> command(const Items&) const {
-    return st::frequency<QueueOp>(
-        {{1, st::map(st::integer<std::int64_t>(1, 99),
-                     [](std::int64_t v) { return QueueOp{true, v}; })},
-         {1, st::just(QueueOp{false, 0})}});
+    return st::frequency<QueueOp>({{1, st::map(st::integer<std::int64_t>(1, 99),
+                                               [](std::int64_t v) {
+                                                 return QueueOp{true, v};
+                                               })},
+                                   {1, st::just(QueueOp{false, 0})}});
   }
   st::Admission precondition(const Items&, const QueueOp&) const { return st::Admission::admit; }
   Items next_model(const Items& m, const QueueOp& op) const {

@@ -48,24 +48,24 @@ std::uint64_t found_within(const S& spec, std::string_view tag, std::uint64_t fi
 constexpr std::uint64_t kTries = 6;
 
 TEST(StressStd, ALostIncrementOfARelaxedLoadThenStoreIsFound) {
-  EXPECT_NE(found_within(stdsys::CounterSpec{.racy = true}, parallel::kNotLinearizableTag, 1,
-                         kTries),
-            0U);
+  EXPECT_NE(
+      found_within(stdsys::CounterSpec{.racy = true}, parallel::kNotLinearizableTag, 1, kTries),
+      0U);
 }
 
 TEST(StressStd, ADoubleInsertFromTwoLockSectionsIsFound) {
-  EXPECT_NE(
-      found_within(stdsys::SetSpec{.racy = true}, parallel::kNotLinearizableTag, 1, kTries), 0U);
+  EXPECT_NE(found_within(stdsys::SetSpec{.racy = true}, parallel::kNotLinearizableTag, 1, kTries),
+            0U);
 }
 
 TEST(StressStd, ALockOrderDeadlockIsReportedAsADeadlock) {
-  EXPECT_NE(
-      found_within(stdsys::AccountsSpec{.ordered = false}, parallel::kDeadlockTag, 1, kTries), 0U);
+  EXPECT_NE(found_within(stdsys::AccountsSpec{.ordered = false}, parallel::kDeadlockTag, 1, kTries),
+            0U);
 }
 
 TEST(StressStd, ARingThatChecksItsSizeBeforeClaimingASlotGoesOverCapacityAndIsFound) {
-  EXPECT_NE(
-      found_within(stdsys::RingSpec{.racy = true}, parallel::kNotLinearizableTag, 1, kTries), 0U);
+  EXPECT_NE(found_within(stdsys::RingSpec{.racy = true}, parallel::kNotLinearizableTag, 1, kTries),
+            0U);
 }
 
 /// Checks `spec` at the defaults with `checks` seeds; every one must pass.

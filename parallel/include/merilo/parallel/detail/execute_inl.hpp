@@ -29,8 +29,8 @@
 #include <merilo/parallel/detail/generate_inl.hpp>
 #include <merilo/parallel/detail/judge.hpp>
 #include <merilo/parallel/failure.hpp>
-#include <merilo/sync/sync.hpp>
 #include <merilo/statem/guard.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace merilo::parallel::detail {
 

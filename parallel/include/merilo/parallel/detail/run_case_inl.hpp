@@ -99,8 +99,8 @@ CaseRun<command_t<S>, response_t<S>> run_case(const std::shared_ptr<S>& spec, Cr
                  elapsed >= 2 * config.stress_time) {
         return;  // enough executions, a quarter of them raced; or out of time
       }
-      auto r = stress_batch(spec, crew, config, c, batch, schedule_seed(*config.seed, run, k),
-                            tuning);
+      auto r =
+          stress_batch(spec, crew, config, c, batch, schedule_seed(*config.seed, run, k), tuning);
       out.executions += r.executions;
       raced += r.raced;
       if (r.failure && r.failure->violation && accept(*r.failure->violation)) {

@@ -69,11 +69,11 @@ struct StressArena {
   std::shared_ptr<S> spec;
   std::vector<command_t<S>> prefix;
   std::vector<std::vector<command_t<S>>> branches;
-  std::size_t n = 0;      // branches
-  std::size_t count = 0;  // executions
-  std::vector<std::optional<sut_t<S>>> suts;                 // [i]
-  std::vector<std::vector<response_t<S>>> prefix_responses;  // [i]
-  std::vector<MaybeViolation> prefix_crash;                  // [i]
+  std::size_t n = 0;                                            // branches
+  std::size_t count = 0;                                        // executions
+  std::vector<std::optional<sut_t<S>>> suts;                    // [i]
+  std::vector<std::vector<response_t<S>>> prefix_responses;     // [i]
+  std::vector<MaybeViolation> prefix_crash;                     // [i]
   std::vector<History<command_t<S>, response_t<S>>> histories;  // [i * n + b]
   std::vector<MaybeViolation> crashes;                          // [i * n + b]
   std::vector<MaybeViolation> finish;                           // [i]
