@@ -6,8 +6,13 @@
 // mailbox), when those are installed.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <string_view>
 
 #include <merilo/parallel/parallel.hpp>
 
@@ -87,6 +92,60 @@ TEST(StressStd, AccountsLockedInOneOrderNeverDeadlock) {
 TEST(StressStd, TheFixedRingIsNeverReported) { never_fails(stdsys::RingSpec{}, 4); }
 TEST(StressStd, AMutexGuardedDequeIsNeverReported) {
   never_fails(stdsys::FifoSpec<stdsys::LockedQueue>{}, 4);
+}
+
+/// A door nobody opens: `wait` blocks on a std::condition_variable with no
+/// timeout, for good.
+enum class Door : std::uint8_t { wait };
+[[nodiscard]] constexpr std::string_view name(Door) noexcept { return "wait"; }
+struct Closed {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool open = false;  // guarded by mu
+};
+struct ClosedSpec {
+  using model_type = stdsys::Value;
+  using command_type = Door;
+  using response_type = std::int64_t;
+  using sut_type = std::shared_ptr<Closed>;
+  stdsys::Value initial() const { return {}; }
+  merilo::statem::Gen<Door> command(const stdsys::Value&) const {
+    return merilo::statem::just(Door::wait);
+  }
+  merilo::statem::Admission precondition(const stdsys::Value&, Door) const {
+    return merilo::statem::Admission::admit;
+  }
+  stdsys::Value next_model(const stdsys::Value& m, Door) const { return m; }
+  sut_type new_sut() const { return std::make_shared<Closed>(); }
+  std::int64_t run(sut_type& d, Door) const {
+    std::unique_lock lock(d->mu);
+    d->cv.wait(lock, [&] { return d->open; });
+    return 1;
+  }
+  parallel::MaybeViolation postcondition(const stdsys::Value&, Door, std::int64_t) const {
+    return std::nullopt;
+  }
+  parallel::MaybeViolation finish(sut_type&) const { return std::nullopt; }
+  void teardown(sut_type&) const {}
+};
+
+// Threads that all wait without a timeout cannot wake each other: that is
+// reported after a tenth of stall_time, not after all of it.
+TEST(StressStd, ThreadsAllInUntimedWaitsAreADeadlockWellBeforeStallTime) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = parallel::check(ClosedSpec{}, {.seed = 1,
+                                                .max_prefix = 0,
+                                                .max_shrinks = 0,
+                                                .stall_time = std::chrono::seconds(20),
+                                                .deadline = std::chrono::seconds(60)});
+  const auto took = std::chrono::steady_clock::now() - started;
+  ASSERT_TRUE(r.failure.has_value());
+  EXPECT_EQ(r.failure->violation.tag, parallel::kDeadlockTag) << parallel::report(*r.failure);
+#if defined(__linux__)
+  EXPECT_LT(took, std::chrono::seconds(10));  // 2 s for the rule; the 20 s window never ran out
+#else
+  (void)took;
+#endif
 }
 
 #if defined(MERILO_HAVE_TBB)
