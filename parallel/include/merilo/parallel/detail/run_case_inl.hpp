@@ -90,7 +90,7 @@ CaseRun<command_t<S>, response_t<S>> run_case(const std::shared_ptr<S>& spec, Cr
       if (timed) {
         // Enough overlapping executions and the time spent; or, when the
         // threads will not overlap (a loaded machine), twice the time.
-        if (elapsed >= config.stress_time &&
+        if (out.executions >= free_runs && elapsed >= config.stress_time &&
             (raced >= free_runs || elapsed >= 2 * config.stress_time)) {
           return;
         }
@@ -99,8 +99,14 @@ CaseRun<command_t<S>, response_t<S>> run_case(const std::shared_ptr<S>& spec, Cr
                  elapsed >= 2 * config.stress_time) {
         return;  // enough executions, a quarter of them raced; or out of time
       }
+      // Counted runs (a shrink candidate's, or with no stress_time) take
+      // no more executions than they still need.
+      std::size_t size = batch;
+      if ((!timed || config.stress_time.count() == 0) && out.executions < free_runs) {
+        size = std::min(size, free_runs - out.executions);
+      }
       auto r =
-          stress_batch(spec, crew, config, c, batch, schedule_seed(*config.seed, run, k), tuning);
+          stress_batch(spec, crew, config, c, size, schedule_seed(*config.seed, run, k), tuning);
       out.executions += r.executions;
       raced += r.raced;
       if (r.failure && r.failure->violation && accept(*r.failure->violation)) {
