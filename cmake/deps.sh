@@ -4,7 +4,7 @@
 # prints the exact command to run and fails.
 #
 # Groups: base (build and test, the Catch2 and doctest glue's tests
-# and the third-party queue of examples/concurrent_queue included), clang (clang++ and libFuzzer), lint,
+# and the third-party queues of examples/concurrent_queue and of parallel_tests included), clang (clang++ and libFuzzer), lint,
 # bench, m32 (a 32-bit x86 build: the multilib compilers and the i386
 # builds of the libraries merilo links; the header-only ones, CLI11 and
 # nlohmann-json, serve both), coverage (gcovr), browser (Debian's chromium,
