@@ -4,7 +4,7 @@
 # prints the exact command to run and fails.
 #
 # Groups: base (build and test, the Catch2 and doctest glue's tests
-# and the third-party queue of examples/concurrent_queue included), clang (clang++ and libFuzzer), lint,
+# and the third-party queues of examples/concurrent_queue and of parallel_tests included), clang (clang++ and libFuzzer), lint,
 # bench, m32 (a 32-bit x86 build: the multilib compilers and the i386
 # builds of the libraries merilo links; the header-only ones, CLI11 and
 # nlohmann-json, serve both), coverage (gcovr), browser (Debian's chromium,
@@ -19,7 +19,7 @@
 set -euo pipefail
 
 declare -A packages=(
-  [base]="cmake ninja-build make g++ pkg-config libfmt-dev libxxhash-dev googletest libgtest-dev libgmock-dev catch2 doctest-dev libcli11-dev nlohmann-json3-dev libconcurrentqueue-dev"
+  [base]="cmake ninja-build make g++ pkg-config libfmt-dev libxxhash-dev googletest libgtest-dev libgmock-dev catch2 doctest-dev libcli11-dev nlohmann-json3-dev libconcurrentqueue-dev libtbb-dev"
   [clang]="clang libclang-rt-dev"
   [lint]="clang-format clang-tidy"
   [bench]="libbenchmark-dev spin time librapidcheck-dev"

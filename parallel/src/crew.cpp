@@ -4,12 +4,20 @@
 
 #include <atomic>              // the start barrier
 #include <condition_variable>  // idle workers, the finish wait
+#include <memory>              // the idle flags
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <utility>
 
+#include <cstdio>  // reading /proc
+
 #include <pthread.h>  // the racing threads' CPU clocks
 #include <time.h>     // clock_gettime
+#if defined(__linux__)
+#include <sys/syscall.h>  // SYS_gettid, SYS_futex
+#include <unistd.h>       // syscall
+#endif
 
 #include <merilo/core/reentry.hpp>
 
@@ -158,32 +166,86 @@ RaceEnd Crew::race(std::vector<std::function<void()>> tasks,
   return end;
 }
 
+namespace {
+
+/// Whether OS thread `tid` of this process is blocked in a futex wait with
+/// no timeout (/proc/self/task/TID/syscall): a wait only another thread can
+/// end. False when /proc cannot say, and off Linux.
+bool in_untimed_wait(long tid) {
+#if defined(__linux__) && defined(SYS_futex)
+  if (tid <= 0) return false;
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/self/task/%ld/syscall", tid);
+  std::FILE* f = std::fopen(path, "re");
+  if (f == nullptr) return false;
+  long nr = -1;
+  unsigned long addr = 0;
+  unsigned long op = 0;
+  unsigned long value = 0;
+  unsigned long timeout = 0;
+  const int got = std::fscanf(f, "%ld %lx %lx %lx %lx", &nr, &addr, &op, &value, &timeout);
+  std::fclose(f);
+  if (got != 5 || nr != SYS_futex || timeout != 0) return false;
+  const unsigned long cmd = op & 0x7FU;  // without FUTEX_PRIVATE_FLAG, FUTEX_CLOCK_REALTIME
+  return cmd == 0U /* FUTEX_WAIT */ || cmd == 9U /* FUTEX_WAIT_BITSET */ ||
+         cmd == 6U /* FUTEX_LOCK_PI */ || cmd == 11U /* FUTEX_WAIT_REQUEUE_PI */;
+#else
+  (void)tid;
+  return false;
+#endif
+}
+
+long current_os_thread() noexcept {
+#if defined(__linux__)
+  return static_cast<long>(::syscall(SYS_gettid));
+#else
+  return 0;
+#endif
+}
+
+}  // namespace
+
 struct StallWatch::Impl {
   std::chrono::nanoseconds window;
   std::mutex mu;
   std::vector<clockid_t> clock;  // guarded by mu
+  std::vector<long> tid;         // guarded by mu
   std::vector<bool> running;     // guarded by mu
+  std::unique_ptr<std::atomic<bool>[]> idle;
   std::atomic<std::uint64_t> returns{0};
   // The checking thread's view.
   std::uint64_t seen_returns = 0;
   std::vector<std::int64_t> seen_cpu;
   std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+  // Since when every racing thread was seen in an untimed wait, and their
+  // CPU clocks then (empty: not all blocked at the last look).
+  std::optional<std::chrono::steady_clock::time_point> blocked_since;
+  std::vector<std::int64_t> blocked_cpu;
 };
 
 StallWatch::StallWatch(std::size_t threads, std::chrono::nanoseconds window)
     : impl_(std::make_shared<Impl>()) {
   impl_->window = window;
   impl_->clock.resize(threads);
+  impl_->tid.assign(threads, 0);
   impl_->running.assign(threads, false);
+  impl_->idle = std::make_unique<std::atomic<bool>[]>(threads);
   impl_->seen_cpu.assign(threads, -1);
+  impl_->blocked_cpu.assign(threads, -1);
 }
 
 void StallWatch::started(std::size_t t) noexcept {
   clockid_t id{};
   const bool ok = pthread_getcpuclockid(pthread_self(), &id) == 0;
+  const long tid = current_os_thread();
   std::lock_guard lock(impl_->mu);
   impl_->clock[t] = id;
+  impl_->tid[t] = tid;
   impl_->running[t] = ok;
+}
+
+void StallWatch::between(std::size_t t, bool idle) noexcept {
+  impl_->idle[t].store(idle, std::memory_order_relaxed);
 }
 
 void StallWatch::progressed() noexcept { impl_->returns.fetch_add(1, std::memory_order_relaxed); }
@@ -198,15 +260,18 @@ bool StallWatch::stalled() {
   const auto now = std::chrono::steady_clock::now();
   bool moved = false;
   const std::uint64_t returns = w.returns.load(std::memory_order_relaxed);
-  if (returns != w.seen_returns) {
+  const bool returned = returns != w.seen_returns;
+  if (returned) {
     w.seen_returns = returns;
     moved = true;
   }
   bool any_running = false;
+  bool all_waiting = true;  // every racing thread in an untimed wait
+  bool cpu_still = true;    // none used CPU since they were all seen waiting
   {
     std::lock_guard lock(w.mu);
     for (std::size_t t = 0; t < w.clock.size(); ++t) {
-      if (!w.running[t]) continue;
+      if (!w.running[t] || w.idle[t].load(std::memory_order_relaxed)) continue;
       any_running = true;
       timespec ts{};
       if (clock_gettime(w.clock[t], &ts) != 0) return false;  // the thread is gone
@@ -216,7 +281,20 @@ bool StallWatch::stalled() {
         w.seen_cpu[t] = cpu;
         moved = true;
       }
+      if (all_waiting && !in_untimed_wait(w.tid[t])) all_waiting = false;
+      // A lock handed back and forth passes through waits, but uses CPU.
+      if (w.blocked_since && (w.blocked_cpu[t] < 0 || cpu - w.blocked_cpu[t] > 100'000)) {
+        cpu_still = false;
+      }
+      if (!w.blocked_since) w.blocked_cpu[t] = cpu;
     }
+  }
+  if (!any_running || returned || !all_waiting || !cpu_still) {
+    w.blocked_since.reset();
+  } else if (!w.blocked_since) {
+    w.blocked_since = now;
+  } else if (now - *w.blocked_since >= w.window / 10) {
+    return true;  // blocked where only another thread could wake them
   }
   if (!any_running || moved) {
     w.since = now;

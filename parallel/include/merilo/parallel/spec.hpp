@@ -302,9 +302,11 @@ enum class Scheduler : std::uint8_t {
   pct,
   /// `CheckOptions::schedules` schedules per case, each choice uniform.
   random,
-  /// No control, built to race: the threads are released together and
-  /// wait a short random time before each call; a case runs until
-  /// `CheckOptions::stress_time` has passed (at least `repeat` executions).
+  /// No control, built to race: many executions per race on fresh
+  /// systems, each thread starting its branch at its own random instant
+  /// after a shared barrier; a case runs until `CheckOptions::stress_time`
+  /// has passed and at least `repeat` executions overlapped in time
+  /// (docs/design/stress-mode.md).
   /// For systems that cannot use merilo::sync (third-party code, system
   /// calls).
   stress,
@@ -365,8 +367,8 @@ struct CheckOptions {
   /// livelock; at least 1.
   std::size_t max_steps = 100'000;
   /// Executions of a generated case before it counts as passing, when the
-  /// threads run free (`Scheduler::os`, and at least this many under
-  /// `Scheduler::stress`); at least 1.
+  /// threads run free (`Scheduler::os`; under `Scheduler::stress`, at least
+  /// this many whose branches overlapped in time); at least 1.
   std::size_t repeat = 3;
   /// `Scheduler::stress`: how long one case keeps running (executions until
   /// this much time has passed since the case began, or a failure).

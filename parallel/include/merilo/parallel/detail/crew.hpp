@@ -36,13 +36,22 @@ struct RaceEnd {
 
 /// Watches a free race for a stall: no call returning and no racing thread
 /// using CPU time, for `window` (a likely deadlock: threads blocked in the
-/// kernel on each other). Racing threads report themselves; the checking
-/// thread asks `stalled()`.
+/// kernel on each other). Sooner, after a tenth of `window`, when every
+/// racing thread is blocked in a wait without a timeout (Linux: a futex wait,
+/// which is how a std::mutex or an untimed condition-variable wait blocks),
+/// read from /proc: none of them can end it by itself. Racing threads report
+/// themselves; the checking thread asks `stalled()`.
 class StallWatch {
  public:
   StallWatch(std::size_t threads, std::chrono::nanoseconds window);
-  /// On racing thread `t`, before its first call: remembers its CPU clock.
+  /// On racing thread `t`, before its first call: remembers its CPU clock
+  /// and OS thread id. The thread counts as racing until `finished` or
+  /// `between(t, true)`.
   void started(std::size_t t) noexcept;
+  /// On racing thread `t`: whether it is between executions (waiting for
+  /// the others at a barrier, not in a call), so its CPU time and waits are
+  /// not the race's.
+  void between(std::size_t t, bool idle) noexcept;
   /// On racing thread `t`: a call returned.
   void progressed() noexcept;
   /// On racing thread `t`: its branch is done.

@@ -29,8 +29,8 @@
 #include <merilo/parallel/detail/generate_inl.hpp>
 #include <merilo/parallel/detail/judge.hpp>
 #include <merilo/parallel/failure.hpp>
-#include <merilo/sync/sync.hpp>
 #include <merilo/statem/guard.hpp>
+#include <merilo/sync/sync.hpp>
 
 namespace merilo::parallel::detail {
 
@@ -421,6 +421,10 @@ bool judge_prefix(S& s, const std::vector<command_t<S>>& prefix,
                   const std::vector<response_t<S>>& responses, std::optional<model_t<S>>& model,
                   Execution<command_t<S>, response_t<S>>& out);
 
+template <class S>
+void judge_histories(S& s, const model_t<S>& model, const CheckOptions& config,
+                     Execution<command_t<S>, response_t<S>>& out);
+
 /// Runs the branches on `crew` and judges them; fills `out`. The system is
 /// in `arena`; the caller tears it down unless `out.left_alive`. With a
 /// `chooser` the branches run one at a time under a `Controller`; with
@@ -537,7 +541,15 @@ void race(const std::shared_ptr<Arena<S>>& arena, Crew& crew, const CheckOptions
     return;
   }
   out.histories = arena->histories;
-  const Judgement j = judge(*arena->spec, *model, out.histories, config.search_budget);
+  judge_histories(*arena->spec, *model, config, out);
+}
+
+/// Judges the race in `out.histories` (every branch returned) from `model`;
+/// fills `out.violation` and the evidence when no order fits.
+template <class S>
+void judge_histories(S& s, const model_t<S>& model, const CheckOptions& config,
+                     Execution<command_t<S>, response_t<S>>& out) {
+  const Judgement j = judge(s, model, out.histories, config.search_budget);
   switch (j.verdict) {
     case Judged::linearizable:
       return;

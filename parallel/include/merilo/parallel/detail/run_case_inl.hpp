@@ -17,6 +17,7 @@
 #include <merilo/parallel/detail/crew.hpp>
 #include <merilo/parallel/detail/execute_inl.hpp>
 #include <merilo/parallel/detail/schedule_search.hpp>
+#include <merilo/parallel/detail/stress_inl.hpp>
 #include <merilo/parallel/failure.hpp>
 
 namespace merilo::parallel::detail {
@@ -38,6 +39,15 @@ inline std::uint64_t schedule_seed(std::uint64_t seed, std::size_t run, std::siz
 
 /// Stress executions of one case at most, whatever `stress_time` says.
 inline constexpr std::size_t kMaxStressExecutions = 1'000'000;
+
+/// A stress case's first batch; each next one is twice as long, up to
+/// `kMaxStressBatch`.
+inline constexpr std::size_t kFirstStressBatch = 8;
+
+/// Shrinking under stress: a candidate runs its `free_runs` executions
+/// (shrink_inl.hpp) of which a this-many-th part overlapped, or this many
+/// times as many executions, or for twice `stress_time`.
+inline constexpr std::size_t kStressOverlapSlack = 4;
 
 /// Runs `c` until an execution fails as `accept(outcome)` says, or the
 /// case passes: under control its schedules (the scheduler's order, at most
@@ -65,18 +75,55 @@ CaseRun<command_t<S>, response_t<S>> run_case(const std::shared_ptr<S>& spec, Cr
     }
     return false;
   };
-  const auto run_free = [&](std::size_t from, bool stress) {
-    stats.scheduler = stress ? Scheduler::stress : Scheduler::os;
+  // Stress: batches of executions (stress_inl.hpp), until `free_runs`
+  // executions whose branches overlapped in time ran (and, when `timed`,
+  // `stress_time` passed), or a failure `accept` wants.
+  const auto run_stress = [&](std::size_t from) {
+    stats.scheduler = Scheduler::stress;
     const auto start = std::chrono::steady_clock::now();
-    for (std::size_t k = from;; ++k) {
-      if (k >= free_runs) {
-        if (!stress || !timed || k >= kMaxStressExecutions ||
-            std::chrono::steady_clock::now() - start >= config.stress_time) {
+    StressTuning tuning;
+    std::size_t raced = from;  // the automatic scheduler's probe ran alone: count it
+    std::size_t batch = kFirstStressBatch;
+    for (std::size_t k = 0;; ++k) {
+      const auto elapsed = std::chrono::steady_clock::now() - start;
+      if (out.executions >= kMaxStressExecutions) return;
+      if (timed) {
+        // Enough overlapping executions and the time spent; or, when the
+        // threads will not overlap (a loaded machine), twice the time.
+        if (out.executions >= free_runs && elapsed >= config.stress_time &&
+            (raced >= free_runs || elapsed >= 2 * config.stress_time)) {
           return;
         }
+      } else if ((out.executions >= free_runs && kStressOverlapSlack * raced >= free_runs) ||
+                 out.executions >= kStressOverlapSlack * free_runs ||
+                 elapsed >= 2 * config.stress_time) {
+        return;  // enough executions, a quarter of them raced; or out of time
       }
-      const std::uint64_t jitter = stress ? (schedule_seed(*config.seed, run, k) | 1U) : 0;
-      if (take(execute(spec, crew, config, c, nullptr, jitter))) return;
+      // Counted runs (a shrink candidate's, or with no stress_time) take
+      // no more executions than they still need.
+      std::size_t size = batch;
+      if ((!timed || config.stress_time.count() == 0) && out.executions < free_runs) {
+        size = std::min(size, free_runs - out.executions);
+      }
+      auto r =
+          stress_batch(spec, crew, config, c, size, schedule_seed(*config.seed, run, k), tuning);
+      out.executions += r.executions;
+      raced += r.raced;
+      if (r.failure && r.failure->violation && accept(*r.failure->violation)) {
+        out.failure = std::move(r.failure);
+        return;
+      }
+      batch = std::min(batch * 2, kMaxStressBatch);
+    }
+  };
+  const auto run_free = [&](std::size_t from, bool stress) {
+    if (stress) {
+      run_stress(from);
+      return;
+    }
+    stats.scheduler = Scheduler::os;
+    for (std::size_t k = from; k < free_runs; ++k) {
+      if (take(execute(spec, crew, config, c))) return;
     }
   };
   if (config.scheduler == Scheduler::os || config.scheduler == Scheduler::stress) {

@@ -81,11 +81,13 @@ template <class S>
 void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckOptions& config,
             Failure<command_t<S>, response_t<S>>& f, Case<std::size_t> at) {
   const std::string tag = f.violation.tag;
-  // Free threads: a failure that took E executions to appear gets 2E
-  // attempts per candidate (at least shrink_retries) under stress.
+  // Free threads: a failure that took E executions to appear gets 3E
+  // attempts per candidate (at least shrink_retries) under stress: a
+  // candidate that fails as often as the original then shows it with
+  // probability 1 - e^-3 = 95% (and a smaller case usually fails more often).
   std::size_t attempts = std::max<std::size_t>(1, config.shrink_retries);
   if (f.scheduling.scheduler == Scheduler::stress) {
-    attempts = std::max(attempts, std::min<std::size_t>(2 * f.executions_to_failure, 10'000));
+    attempts = std::max(attempts, std::min<std::size_t>(3 * f.executions_to_failure, 20'000));
   }
   const auto same_tag = [&](const statem::Violation& v) { return v.tag == tag; };
   std::size_t spent = 0;
