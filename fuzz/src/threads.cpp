@@ -14,22 +14,24 @@ namespace merilo::fuzz {
 
 namespace {
 
-// The reads-from coverage: libFuzzer counts a section of this name as
-// extra coverage counters (elsewhere it is an ordinary array).
+// The schedule coverage: libFuzzer counts a section of this name as extra
+// coverage counters (elsewhere it is an ordinary array).
 #if defined(__linux__)
 __attribute__((used, section("__libfuzzer_extra_counters")))
 #endif
-std::uint8_t reads_from_counters[kReadsFromCounters];
+std::uint8_t schedule_counters[kScheduleCounters];
 
 }  // namespace
 
 namespace detail {
 
-void count_reads_from(const std::vector<std::uint64_t>& pairs) noexcept {
-  for (const std::uint64_t pair : pairs) {
-    std::uint8_t& c = reads_from_counters[pair % kReadsFromCounters];
+void count_schedule_coverage(const sync::FuzzRun& run) noexcept {
+  constexpr std::size_t half = kScheduleCounters / 2;
+  const auto count = [](std::uint8_t& c) noexcept {
     if (c < 255) ++c;
-  }
+  };
+  for (const std::uint64_t pair : run.reads_from) count(schedule_counters[pair % half]);
+  for (const std::uint64_t point : run.points) count(schedule_counters[half + point % half]);
 }
 
 std::string parallel_crash_text(const std::string& target, const std::string& tag, std::size_t size,
@@ -92,7 +94,7 @@ int ThreadsTarget::initialize(int* argc, char*** argv) {
 int ThreadsTarget::test_one_input(const std::uint8_t* data, std::size_t size) {
   const sync::FuzzRun run = sync::run_input(options_, body_, {data, size});
   if (!run.result.error.empty()) detail::fail("ERROR: " + run.result.error + "\n", 2);
-  detail::count_reads_from(run.reads_from);
+  detail::count_schedule_coverage(run);
   if (run.result.failure) {
     detail::print_err(fmt::format("==merilo== ERROR: fuzz target {} found {}\n{}",
                                   core::test_identifier(options_.name), run.result.failure->tag,

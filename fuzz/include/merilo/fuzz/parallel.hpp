@@ -38,7 +38,7 @@
 #include <merilo/core/type_name.hpp>  // core::test_identifier
 #include <merilo/fuzz/corpus.hpp>     // write_seeds, write_dictionary
 #include <merilo/fuzz/target.hpp>     // detail::flag, print_err, fail
-#include <merilo/fuzz/threads.hpp>    // detail::count_reads_from
+#include <merilo/fuzz/threads.hpp>    // detail::count_schedule_coverage
 #include <merilo/parallel/fuzz.hpp>   // run_input, seed_inputs
 
 namespace merilo::fuzz {
@@ -80,7 +80,7 @@ class ParallelTarget {
     ++executions_;
     const auto run = parallel::run_input(spec_, options_, {data, size});
     if (!run.error.empty()) detail::fail("ERROR: " + run.error + "\n", 2);
-    detail::count_reads_from(run.execution.reads_from);
+    detail::count_schedule_coverage(run.execution);
     if (!run.passed()) {
       detail::print_err(detail::parallel_crash_text(options_.name, run.violation->tag, size,
                                                     run.run, run.schedule.size(), executions_,

@@ -9,8 +9,10 @@
 // Each input is one execution: its bytes choose which thread runs at every
 // step where two or more can, and which store each load reads
 // (merilo/sync/fuzz.hpp gives the format); every input runs. The reads-from
-// pairs an execution makes are fed to libFuzzer as extra coverage, so an
-// input that makes a load read a store it never read before is kept. A
+// pairs an execution makes, and its (thread, point) steps, are fed to
+// libFuzzer as extra coverage, so an input that makes a load read a store
+// it never read before, or switches to a thread at a step where no input
+// switched before, is kept. A
 // failing input prints `sync::model`'s report, whose pinned test replays it
 // under the controller, and aborts (the crash file libFuzzer writes).
 //
@@ -33,9 +35,11 @@
 
 namespace merilo::fuzz {
 
-/// Slots of the reads-from coverage libFuzzer sees (pairs are hashed into
-/// them).
-inline constexpr std::size_t kReadsFromCounters = 4096;
+/// Slots of the schedule coverage libFuzzer sees as extra counters: the
+/// first half holds the reads-from pairs (`sync::FuzzRun::reads_from`),
+/// the second the (thread, point) steps (`sync::FuzzRun::points`), each
+/// hashed into its half.
+inline constexpr std::size_t kScheduleCounters = 8192;
 
 /// A threads fuzz target: what `MERILO_THREADS_FUZZ_TARGET` defines.
 class ThreadsTarget {
@@ -58,10 +62,10 @@ class ThreadsTarget {
 
 namespace detail {
 
-/// Adds one to the extra counter of each reads-from hash in `pairs` (the
-/// coverage libFuzzer sees; saturating at 255). Threads and parallel
-/// targets share the counters.
-void count_reads_from(const std::vector<std::uint64_t>& pairs) noexcept;
+/// Adds one to the extra counter of each reads-from pair and each (thread,
+/// point) step `run` made (the coverage libFuzzer sees; saturating at 255).
+/// Threads and parallel targets share the counters.
+void count_schedule_coverage(const sync::FuzzRun& run) noexcept;
 
 /// The lines a parallel target prints before its report when an input
 /// fails: what it found, and the input's size, case and execution number.
