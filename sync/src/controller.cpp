@@ -839,7 +839,10 @@ bool Controller::settled(std::size_t& parked) const {
 
 bool Controller::stalled() const {
   std::unique_lock lock(mu_);
-  return (status_ == RunStatus::livelock || status_ == RunStatus::deadlock) &&
+  // At least one thread parked: when every thread has left, each is past
+  // its last step and its task returns on its own; reporting a stall then
+  // would race the task's end and call a thread abandoned that is not.
+  return (status_ == RunStatus::livelock || status_ == RunStatus::deadlock) && parked_ > 0 &&
          parked_ + left_ >= threads_.size();
 }
 

@@ -385,8 +385,9 @@ class Controller {
   [[nodiscard]] std::optional<Misuse> misuse() const;
   /// The merilo::sync mutexes branch `t` holds (the prefix's, for the race).
   [[nodiscard]] std::vector<const void*> held(std::size_t t) const;
-  /// A livelock left every unfinished thread parked: waiting for them is
-  /// pointless.
+  /// A livelock or deadlock left every unfinished thread parked, and at
+  /// least one is: waiting for them is pointless. (Threads that all left
+  /// are not a stall: their tasks end on their own.)
   [[nodiscard]] bool stalled() const;
   /// Every thread of the run has left it or is parked for good: nothing
   /// will touch this controller again but the parked threads. `parked`:
