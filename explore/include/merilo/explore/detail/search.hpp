@@ -160,6 +160,7 @@ class Search {
 
   // A kept tuple's bytes, roughly: the node, its fingerprint and a short
   // string (longer tuples allocate more, uncounted).
+  static constexpr std::size_t kMaxSampledTuples = std::size_t{1} << 22;
   static constexpr std::size_t kSampledTupleBytes =
       sizeof(void*) * 2 + sizeof(Fingerprint) + sizeof(std::string);
 
@@ -336,10 +337,21 @@ class Search {
 
   // Keeps a chunk's sampled tuples, in chunk order; the first world that
   // shows another tuple than the one kept for it becomes `tuple_mismatch_`.
+  // At most `kMaxSampledTuples` are kept: past that a sampled successor is
+  // still compared with the tuple kept for its world, if there is one, but
+  // a new one is not kept, so the check's memory stays bounded (a few
+  // hundred MB) on searches of billions of worlds. The cap is reached in
+  // chunk order, so what is kept does not depend on the thread count.
   void keep_tuples(ChunkResult<W>& chunk) {
     for (SampledTuple& s : chunk.sampled) {
-      const auto [it, kept] = sampled_tuples_.try_emplace(s.fp, s.tuple);
-      if (kept || it->second == s.tuple || tuple_mismatch_) continue;
+      const auto it = sampled_tuples_.find(s.fp);
+      if (it == sampled_tuples_.end()) {
+        if (sampled_tuples_.size() < kMaxSampledTuples) {
+          sampled_tuples_.emplace(s.fp, std::move(s.tuple));
+        }
+        continue;
+      }
+      if (it->second == s.tuple || tuple_mismatch_) continue;
       Trace t = parents_.path(frontier_.id(s.parent));
       t.push_back(s.kind);
       std::string detail = tuple_mismatch(it->second, s.tuple, "along another path");
