@@ -226,7 +226,10 @@ std::string format_fuzz_report(const FuzzRunInfo& info, const FuzzText& text) {
   out += fmt::format("evidence: {}\n", merilo::parallel::name(info.evidence));
   if (info.evidence == Evidence::in_prefix && info.violation) {
     out += fmt::format("  prefix call {} broke it; the responses before it:", info.prefix_step);
-    for (const std::string& r : text.prefix_responses) out += " " + core::printable(r);
+    for (const std::string& r : text.prefix_responses) {
+      out += ' ';
+      out += core::printable(r);
+    }
     out += "\n";
   }
   if (!text.histories.empty()) {
