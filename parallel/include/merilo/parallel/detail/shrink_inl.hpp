@@ -85,9 +85,20 @@ void shrink(const std::shared_ptr<S>& spec, Crew& crew, const CheckOptions& conf
   // attempts per candidate (at least shrink_retries) under stress: a
   // candidate that fails as often as the original then shows it with
   // probability 1 - e^-3 = 95% (and a smaller case usually fails more often).
+  // E is one draw, though, and often a lucky one: a case failing once in 50
+  // executions shows its first failure within 5 about one time in ten, and
+  // 15 attempts then find a candidate as racy with probability 26%. So a
+  // failure that was not immediate (E > 1: a race, not a deterministic bug)
+  // gives each candidate at least kStressShrinkFloor attempts: a stress
+  // execution costs microseconds, so a candidate that never fails costs a
+  // few milliseconds more, and one that fails once in 50 is found with
+  // probability 99.4%.
+  constexpr std::size_t kStressShrinkFloor = 256;
   std::size_t attempts = std::max<std::size_t>(1, config.shrink_retries);
   if (f.scheduling.scheduler == Scheduler::stress) {
-    attempts = std::max(attempts, std::min<std::size_t>(3 * f.executions_to_failure, 20'000));
+    std::size_t want = 3 * f.executions_to_failure;
+    if (f.executions_to_failure > 1) want = std::max(want, kStressShrinkFloor);
+    attempts = std::max(attempts, std::min<std::size_t>(want, 20'000));
   }
   const auto same_tag = [&](const statem::Violation& v) { return v.tag == tag; };
   std::size_t spent = 0;
