@@ -2,7 +2,7 @@
 # compact.sh BENCH_EXPLORE [RMS...] — the lossy modes side by side on
 # TwoPhase, N resource managers (default: 9 10): merilo's hash compaction
 # (40-bit values, the frontier and parent links spilled to disk past
-# 16 MiB, 2 threads) beside SPIN 6.5.2's own two, -DHC4 (4-byte compacted
+# 16 MiB, THREADS threads, default 2) beside SPIN 6.5.2's own two, -DHC4 (4-byte compacted
 # states) and -DBITSTATE (one bit array, 3 bits per state).
 #
 # SPIN's hash table is sized as compare.sh sizes it (-w: the next power of
@@ -24,6 +24,7 @@ shift
 rms=("$@")
 [ ${#rms[@]} -gt 0 ] || rms=(9 10)
 spin_max=${SPIN_MAX_RMS:-10}
+threads=${THREADS:-2}
 here=$(cd "$(dirname "$0")" && pwd)
 command -v spin >/dev/null || { echo "compact.sh: spin is not installed (apt-get install -y spin)"; exit 1; }
 [ -x /usr/bin/time ] || { echo "compact.sh: /usr/bin/time is missing (apt-get install -y time)"; exit 1; }
@@ -40,7 +41,7 @@ row() {  # label states secs user sys rss_kb coverage
   [ -z "${expected[$n]:-}" ] || missed=$((expected[$n] - states))
   awk -v n="$n" -v l="$label" -v st="$states" -v s="$secs" -v u="$user" -v y="$sys" -v r="$rss" \
     -v m="$missed" -v c="$cov" \
-    'BEGIN { printf "| %d | %s | %d | %s | %s | %.1f | %.1f | %.0f | %.1f |\n",
+    'BEGIN { printf "| %d | %s | %s | %s | %s | %.1f | %.1f | %.0f | %.1f |\n",
              n, l, st, m, c, s, u + y, r / 1024, r * 1024 / st }'
 }
 
@@ -51,13 +52,15 @@ echo "|---|---|---|---|---|---|---|---|---|"
 for n in "${rms[@]}"; do
   size=${expected[$n]:-${approx[$n]:-}}
   [ -n "$size" ] || { echo "compact.sh: no state count known for $n RMs" >&2; exit 1; }
-  # merilo: 2 threads, 40-bit compaction, 16 MiB of frontier in memory.
+  # merilo: 40-bit compaction, 16 MiB of frontier in memory.
   line=$(TMPDIR=${SPILL_DIR:-${TMPDIR:-/tmp}} /usr/bin/time -f "TIME %e %U %S %M" \
-    "$bench" --twophase "$n" 2 compact=40 spill=16777216 2> "$work/merilo-time") || true
+    "$bench" --twophase "$n" "$threads" compact=40 spill=16777216 2> "$work/merilo-time") || true
   read -r _ secs user sys rss < <(grep '^TIME' "$work/merilo-time")
   states=$(echo "$line" | awk '{print $2}')
   miss=$(echo "$line" | awk '{print $6}')
-  row "$n" "merilo, compaction 40 bits + spill, 2 threads" "${states:-0}" "$secs" "$user" "$sys" "$rss" \
+  label="merilo, compaction 40 bits + spill, $threads thread"
+  [ "$threads" = 1 ] || label="${label}s"
+  row "$n" "$label" "${states:-0}" "$secs" "$user" "$sys" "$rss" \
     "P(miss) <= $miss"
   [ "$n" -le "$spin_max" ] || continue
   w=$(w_for "$size")
