@@ -26,13 +26,8 @@ rms=("$@")
 spin_max=${SPIN_MAX_RMS:-10}
 threads=${THREADS:-2}
 here=$(cd "$(dirname "$0")" && pwd)
-command -v spin >/dev/null || { echo "compact.sh: spin is not installed (apt-get install -y spin)"; exit 1; }
-[ -x /usr/bin/time ] || { echo "compact.sh: /usr/bin/time is missing (apt-get install -y time)"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-w_for() { awk -v n="$1" 'BEGIN { w = 10; while (2 ^ w < n) w++; print w }'; }
-declare -A expected=([3]=288 [5]=8832 [7]=296448 [8]=1745408 [9]=10340352 [10]=61515776)
+# shellcheck source=common.sh
+source "$here/common.sh"
 # For sizing SPIN's tables only (within a few percent of the counts).
 declare -A approx=([11]=370000000 [12]=2200000000)
 

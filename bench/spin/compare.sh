@@ -25,14 +25,8 @@ rms=("$@")
 rounds=${ROUNDS:-1}
 collapse_max=${COLLAPSE_MAX_RMS:-9}  # -DCOLLAPSE is ~3x slower: skipped above this
 here=$(cd "$(dirname "$0")" && pwd)
-command -v spin >/dev/null || { echo "compare.sh: spin is not installed (apt-get install -y spin)"; exit 1; }
-[ -x /usr/bin/time ] || { echo "compare.sh: /usr/bin/time is missing (apt-get install -y time)"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-# w(states): log2 of SPIN's hash table, the next power of two above states.
-w_for() { awk -v n="$1" 'BEGIN { w = 10; while (2 ^ w < n) w++; print w }'; }
-declare -A expected=([3]=288 [5]=8832 [7]=296448 [8]=1745408 [9]=10340352 [10]=61515776)
+# shellcheck source=common.sh
+source "$here/common.sh"
 
 build_spin() {  # N flavour flags...
   local n=$1 flavour=$2
