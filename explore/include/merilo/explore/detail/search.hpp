@@ -158,9 +158,10 @@ class Search {
     if (expanders_.size() == 1) expanders_[0].own(visited_);
   }
 
+  // At most this many sampled tuples are kept (see keep_tuples).
+  static constexpr std::size_t kMaxSampledTuples = std::size_t{1} << 22;
   // A kept tuple's bytes, roughly: the node, its fingerprint and a short
   // string (longer tuples allocate more, uncounted).
-  static constexpr std::size_t kMaxSampledTuples = std::size_t{1} << 22;
   static constexpr std::size_t kSampledTupleBytes =
       sizeof(void*) * 2 + sizeof(Fingerprint) + sizeof(std::string);
 
